@@ -1,0 +1,58 @@
+//! `breakthrough`: solve, count and show Breakthrough positions on any `W`x`H` board.
+//!
+//! Machine output (JSON) goes to stdout; progress and logs go to stderr. Exit codes:
+//! 0 success, 1 failure, 2 bad input, 3 stopped by a limit or Ctrl-C (solve).
+
+mod args;
+mod commands;
+mod progress;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Breakthrough on small boards: perft, diagrams, benchmarks and solving.
+///
+/// Boards are written WxH, columns x rows, as in the literature: 6x5 is 6 columns by
+/// 5 rows. Positions use the text format of RULES.md, for example
+/// "BBBBB/BBBBB/5/WWWWW/WWWWW w" (ranks from the top, W/B pieces, numbers of empty
+/// squares, side to move).
+#[derive(Debug, Parser)]
+#[command(name = "breakthrough", version, about, long_about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    Perft(commands::perft::PerftArgs),
+    Show(commands::show::ShowArgs),
+    Bench(commands::bench::BenchArgs),
+}
+
+/// An error in what the user gave (exit code 2), as opposed to a failure (exit 1).
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct InputError(#[from] anyhow::Error);
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(args) => commands::perft::run(args),
+        Command::Show(args) => commands::show::run(args),
+        Command::Bench(args) => commands::bench::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            // One line: the chain of causes joined, never a panic or a backtrace.
+            eprintln!("error: {err:#}");
+            if err.downcast_ref::<InputError>().is_some() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::from(1)
+            }
+        }
+    }
+}

@@ -1,0 +1,166 @@
+//! The `breakthrough` binary as a user meets it: outputs, JSON fields, exit codes and
+//! one-line errors.
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_breakthrough"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Bad input: exit code 2 and exactly one line on stderr that mentions `words`.
+fn assert_input_error(args: &[&str], words: &str) {
+    let output = run(args);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: not one line: {err}");
+    assert!(err.starts_with("error: "), "{args:?}: {err}");
+    assert!(
+        err.contains(words),
+        "{args:?}: `{err}` should mention {words}"
+    );
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert!(stdout(&output).is_empty(), "{args:?}: printed on stdout");
+}
+
+#[test]
+fn perft_json_has_the_fields() {
+    let output = run(&["perft", "5x5", "--depth", "3", "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(json["board"], "5x5");
+    assert_eq!(json["position"], "BBBBB/BBBBB/5/WWWWW/WWWWW w");
+    assert_eq!(json["depth"], 3);
+    assert_eq!(json["nodes"], 1924);
+    assert!(json["seconds"].as_f64().unwrap() >= 0.0);
+    assert!(json.get("divide").is_none());
+}
+
+#[test]
+fn perft_divide_adds_up() {
+    let output = run(&["perft", "6x5", "-d", "4", "--divide", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let divide = json["divide"].as_array().unwrap();
+    assert_eq!(divide.len(), 16);
+    let sum: u64 = divide.iter().map(|e| e["nodes"].as_u64().unwrap()).sum();
+    assert_eq!(sum, 54448);
+    assert_eq!(json["nodes"], 54448);
+}
+
+#[test]
+fn perft_from_a_position_and_moves() {
+    let output = run(&[
+        "perft",
+        "5x5",
+        "-p",
+        "1BBBB/BBBBB/B1W1W/2W1W/WWWWW b",
+        "-d",
+        "1",
+        "--json",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(json["position"], "1BBBB/BBBBB/B1W1W/2W1W/WWWWW b");
+    let moves = run(&[
+        "perft",
+        "5x5",
+        "--moves",
+        "a2-a3 b4xa3",
+        "-d",
+        "0",
+        "--json",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&moves)).unwrap();
+    assert_eq!(json["position"], "BBBBB/B1BBB/B4/1WWWW/WWWWW w");
+    assert_eq!(json["nodes"], 1);
+}
+
+#[test]
+fn perft_human_output() {
+    let output = run(&["perft", "8x8", "-d", "2"]);
+    let text = stdout(&output);
+    assert!(text.contains("nodes     484"), "{text}");
+    assert!(text.contains("board     8x8"), "{text}");
+}
+
+#[test]
+fn show_draws_the_board_and_moves() {
+    let output = run(&["show", "3x4"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert!(
+        text.starts_with("4  B B B\n3  B B B\n2  W W W\n1  W W W\n   a b c\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("moves     b2xa3 c2xb3 a2xb3 b2xc3 (4)"),
+        "{text}"
+    );
+    let over = run(&["show", "4x4", "-p", "W3/4/1B2/4 b"]);
+    assert!(
+        stdout(&over).contains("game over: white has won"),
+        "{}",
+        stdout(&over)
+    );
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    assert_input_error(&["perft", "9x9", "-d", "1"], "81 squares");
+    assert_input_error(&["perft", "1x9", "-d", "1"], "fewer than 2 columns");
+    assert_input_error(&["perft", "5x3", "-d", "1"], "fewer than 4 rows");
+    assert_input_error(&["show", "banana"], "not of the form WxH");
+    assert_input_error(
+        &["show", "5x5", "-p", "BBBBB/BBBBB/5/WWWWW/WWWWW"],
+        "side to move",
+    );
+    assert_input_error(
+        &["show", "6x5", "-p", "BBBBB/BBBBB/5/WWWWW/WWWWW w"],
+        "the board given is 6x5",
+    );
+    assert_input_error(
+        &["show", "5x5", "-p", "BBBBB/BBBBB/5/WWQWW/WWWWW w"],
+        "rank 2",
+    );
+    assert_input_error(&["show", "5x5", "-p", "W4/5/5/5/5 w"], "goal rank");
+    assert_input_error(&["show", "5x5", "--moves", "a2-a3 a4-a3"], "move 2");
+    assert_input_error(&["show", "5x5", "--moves", "a2xa3"], "a2-a3");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let output = run(&["perft", "5x5"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("--depth"));
+    let output = run(&["frobnicate"]);
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn help_explains_the_board_notation() {
+    let output = run(&["--help"]);
+    assert!(output.status.success());
+    assert!(stdout(&output).contains("columns x rows"));
+    let output = run(&["perft", "--help"]);
+    assert!(stdout(&output).contains("--depth"));
+}
+
+#[test]
+fn bench_quick_checks_its_answers() {
+    let output = run(&["bench", "--quick", "--repeat", "1", "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let cases = json["perft"].as_array().unwrap();
+    assert_eq!(cases.len(), 2);
+    assert_eq!(cases[0]["leaves"], 6_182_818);
+    assert!(cases[0]["leaves_per_second"].as_f64().unwrap() > 0.0);
+}
