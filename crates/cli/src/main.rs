@@ -3,9 +3,29 @@
 //! Machine output (JSON) goes to stdout; progress and logs go to stderr. Exit codes:
 //! 0 success, 1 failure, 2 bad input, 3 stopped by a limit or Ctrl-C (solve).
 
+/// `println!` for results: a closed stdout (as in `| head`) ends the program quietly
+/// instead of panicking.
+macro_rules! outln {
+    () => {
+        $crate::output::write(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::output::write(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// `print!` for results; see [`outln`].
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::output::write(format_args!($($arg)*))
+    };
+}
+
 mod args;
 mod commands;
+mod output;
 mod progress;
+mod system;
 
 use std::process::ExitCode;
 
@@ -26,6 +46,7 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    Solve(commands::solve::SolveArgs),
     Perft(commands::perft::PerftArgs),
     Show(commands::show::ShowArgs),
     Bench(commands::bench::BenchArgs),
@@ -39,6 +60,7 @@ pub struct InputError(#[from] anyhow::Error);
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Solve(args) => commands::solve::run(args),
         Command::Perft(args) => commands::perft::run(args),
         Command::Show(args) => commands::show::run(args),
         Command::Bench(args) => commands::bench::run(args),

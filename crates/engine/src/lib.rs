@@ -32,3 +32,6 @@ pub use notation::PositionError;
 pub use perft::perft;
 pub use position::{Color, MoveError, Position, SetupError, Step};
 pub use square::{Move, NotationError, Square};
+
+/// The most legal moves any position has: three per piece, at most `2 * 16` pieces.
+pub const MAX_MOVES: usize = 96;

@@ -1,1 +1,143 @@
-//! placeholder
+//! Solvers for Breakthrough positions: who wins with best play, and how.
+//!
+//! - [`Algorithm::Dfpn`]: depth-first proof-number search with the 1+epsilon trick
+//!   and exact endgame knowledge (see [`knowledge`]), the default.
+//! - [`Algorithm::Reference`]: plain exhaustive depth-first search that uses only the
+//!   rules; the baseline, and the check on df-pn.
+//!
+//! Both keep a bounded [`Table`] whose entries verify their whole key, so a hash
+//! collision can never turn into a wrong proof; a position and its mirror image share
+//! an entry. Limits ([`Limits`]) give an unknown result, never a wrong one.
+//!
+//! ```
+//! use breakthrough_engine::{Board, Color, Position};
+//! use breakthrough_solver::{solve, SolveOptions};
+//!
+//! let start = Position::start("4x4".parse::<Board>()?);
+//! let solution = solve(&start, &SolveOptions::default(), &mut |_| {});
+//! assert_eq!(solution.winner, Some(Color::Black));
+//! assert_eq!(solution.best_move, None); // White, to move, loses
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod dfpn;
+mod key;
+pub mod knowledge;
+mod limits;
+mod pn;
+mod reference;
+mod solution;
+mod table;
+
+use breakthrough_engine::Position;
+
+pub use key::Key;
+pub use knowledge::KnowledgeStats;
+pub use limits::{Limits, Stop};
+pub use pn::Pn;
+pub use solution::{Progress, SearchStats, Solution};
+pub use table::{Table, TableStats};
+
+use limits::Budget;
+
+/// Which search to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Algorithm {
+    /// Depth-first proof-number search with the 1+epsilon trick.
+    #[default]
+    Dfpn,
+    /// Plain exhaustive depth-first search with a table.
+    Reference,
+}
+
+impl Algorithm {
+    /// The name used on the command line and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Dfpn => "dfpn",
+            Algorithm::Reference => "reference",
+        }
+    }
+}
+
+/// How to solve.
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    pub algorithm: Algorithm,
+    /// Transposition table size in MiB.
+    pub table_mb: usize,
+    pub limits: Limits,
+    /// `1/epsilon` for df-pn's 1+epsilon trick (4 means epsilon = 1/4).
+    pub inverse_epsilon: u32,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            algorithm: Algorithm::Dfpn,
+            table_mb: 64,
+            limits: Limits::default(),
+            inverse_epsilon: 4,
+        }
+    }
+}
+
+/// Solves `position`, calling `observer` with progress now and then.
+pub fn solve(
+    position: &Position,
+    options: &SolveOptions,
+    observer: &mut dyn FnMut(&Progress),
+) -> Solution {
+    let table = Table::with_megabytes(options.table_mb);
+    let budget = Budget::new(options.limits.clone());
+    let to_move = position.to_move();
+    let (outcome, stats) = match options.algorithm {
+        Algorithm::Dfpn => {
+            let mut search = dfpn::Dfpn::new(table, budget, options.inverse_epsilon, observer);
+            let outcome = search.solve_root(position);
+            let stats = SearchStats {
+                nodes: search.budget.nodes(),
+                seconds: search.budget.elapsed().as_secs_f64(),
+                root_proof: search.root_numbers.0,
+                root_disproof: search.root_numbers.1,
+                table: search.table.stats(),
+                knowledge: search.knowledge,
+            };
+            (outcome, stats)
+        }
+        Algorithm::Reference => {
+            let mut search = reference::Reference::new(table, budget, observer);
+            let outcome = search.solve_root(position);
+            let (root_proof, root_disproof) = match outcome {
+                Ok((true, _)) => (Pn::ZERO, Pn::INF),
+                Ok((false, _)) => (Pn::INF, Pn::ZERO),
+                Err(_) => (Pn::ONE, Pn::ONE),
+            };
+            let stats = SearchStats {
+                nodes: search.budget.nodes(),
+                seconds: search.budget.elapsed().as_secs_f64(),
+                root_proof,
+                root_disproof,
+                table: search.table.stats(),
+                knowledge: KnowledgeStats::default(),
+            };
+            (outcome, stats)
+        }
+    };
+    match outcome {
+        Ok((wins, best)) => Solution {
+            position: *position,
+            winner: Some(if wins { to_move } else { to_move.opponent() }),
+            best_move: best.map(|step| position.to_move_text(step)),
+            stopped: None,
+            stats,
+        },
+        Err(stop) => Solution {
+            position: *position,
+            winner: None,
+            best_move: None,
+            stopped: Some(stop),
+            stats,
+        },
+    }
+}

@@ -8,15 +8,34 @@ use std::time::Instant;
 
 use anyhow::ensure;
 use breakthrough_engine::{perft, Board, Position};
-use clap::Args;
+use clap::{Args, Subcommand};
 use serde::Serialize;
 
-/// Measure perft speed on fixed cases (leaves per second, one core).
+/// Measure speed on fixed workloads: perft (default) or solving.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct BenchArgs {
+    #[command(subcommand)]
+    pub kind: Option<BenchKind>,
+
+    #[command(flatten)]
+    pub perft: PerftBenchArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum BenchKind {
+    /// Perft leaves per second on one core (the default).
+    Perft(PerftBenchArgs),
+    /// Solve a fixed suite with df-pn and the reference solver; print the ratio.
+    Solve(super::bench_solve::SolveBenchArgs),
+}
+
+/// Perft speed on fixed cases (leaves per second, one core).
 ///
 /// Each case runs --repeat times and the median time is reported; each run's count
 /// is checked against the known answer before its time counts.
 #[derive(Debug, Args)]
-pub struct BenchArgs {
+pub struct PerftBenchArgs {
     /// How many times to run each case; the median time is reported.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
     pub repeat: u32,
@@ -48,11 +67,23 @@ struct CaseReport {
 }
 
 pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
+    match args.kind {
+        None => run_perft(args.perft),
+        Some(BenchKind::Perft(perft)) => run_perft(perft),
+        Some(BenchKind::Solve(solve)) => super::bench_solve::run(solve),
+    }
+}
+
+fn run_perft(args: PerftBenchArgs) -> anyhow::Result<ExitCode> {
     let cases = if args.quick { QUICK } else { FULL };
     if !args.json {
-        println!(
+        outln!(
             "{:<6} {:>5} {:>14} {:>10} {:>14}",
-            "board", "depth", "leaves", "median s", "leaves/s"
+            "board",
+            "depth",
+            "leaves",
+            "median s",
+            "leaves/s"
         );
     }
     let mut reports = Vec::new();
@@ -80,7 +111,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
             runs,
         };
         if !args.json {
-            println!(
+            outln!(
                 "{:<6} {:>5} {:>14} {:>10.3} {:>12.1} M",
                 report.board,
                 report.depth,
@@ -92,7 +123,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
         reports.push(report);
     }
     if args.json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&serde_json::json!({ "perft": reports }))?
         );
@@ -100,7 +131,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn median(values: &mut [f64]) -> f64 {
+pub fn median(values: &mut [f64]) -> f64 {
     values.sort_by(f64::total_cmp);
     values[values.len() / 2]
 }

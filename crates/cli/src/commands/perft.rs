@@ -70,19 +70,19 @@ pub fn run(args: PerftArgs) -> anyhow::Result<ExitCode> {
         divide: args.divide.then_some(divide),
     };
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        println!("board     {}", report.board);
-        println!("position  {}", report.position);
-        println!("depth     {}", report.depth);
+        outln!("board     {}", report.board);
+        outln!("position  {}", report.position);
+        outln!("depth     {}", report.depth);
         if let Some(divide) = &report.divide {
             for entry in divide {
-                println!("  {:<8} {}", entry.mv, entry.nodes);
+                outln!("  {:<8} {}", entry.mv, entry.nodes);
             }
         }
-        println!("nodes     {}", report.nodes);
-        println!("seconds   {:.3}", report.seconds);
-        println!("nodes/s   {:.0}", report.nodes_per_second);
+        outln!("nodes     {}", report.nodes);
+        outln!("seconds   {:.3}", report.seconds);
+        outln!("nodes/s   {:.0}", report.nodes_per_second);
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -15,17 +15,17 @@ pub struct ShowArgs {
 
 pub fn run(args: ShowArgs) -> anyhow::Result<ExitCode> {
     let (board, position) = args.target.resolve()?;
-    print!("{}", position.diagram());
-    println!();
-    println!("board     {board}");
-    println!("position  {position}");
+    out!("{}", position.diagram());
+    outln!();
+    outln!("board     {board}");
+    outln!("position  {position}");
     match position.winner() {
-        Some(winner) => println!("game over: {winner} has won"),
+        Some(winner) => outln!("game over: {winner} has won"),
         None => {
             let moves = position.legal_moves();
-            println!("to move   {}", position.to_move());
+            outln!("to move   {}", position.to_move());
             let list: Vec<String> = moves.iter().map(ToString::to_string).collect();
-            println!("moves     {} ({})", list.join(" "), list.len());
+            outln!("moves     {} ({})", list.join(" "), list.len());
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -1,0 +1,258 @@
+//! `breakthrough solve`: prove who wins a position.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use breakthrough_engine::{Color, Position};
+use breakthrough_solver::{solve, Algorithm, Limits, Pn, Solution, SolveOptions};
+use clap::{Args, ValueEnum};
+use serde_json::{json, Value};
+
+use crate::args::PositionArgs;
+use crate::{progress, system, InputError};
+
+/// Prove who wins a position with best play (the start position by default).
+///
+/// Exit code 0 when solved, 3 when a limit or Ctrl-C stopped the search (the JSON is
+/// still written, with status "unknown" and the figures so far), 2 for bad input.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub target: PositionArgs,
+
+    /// Search algorithm: df-pn, or the plain exhaustive reference search.
+    #[arg(long, value_enum, default_value_t = AlgoArg::Dfpn)]
+    pub algo: AlgoArg,
+
+    /// Transposition table size in MiB [default: a quarter of the available memory,
+    /// between 64 and 4096].
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub tt_mb: Option<u64>,
+
+    /// Give up after this many seconds.
+    #[arg(long, value_name = "SECS")]
+    pub time_limit: Option<f64>,
+
+    /// Give up after this many nodes.
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<u64>,
+
+    /// Print one JSON object on stdout instead of the human summary.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Also write the JSON object to this file (atomically: written, then renamed).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum AlgoArg {
+    Dfpn,
+    Reference,
+}
+
+impl From<AlgoArg> for Algorithm {
+    fn from(algo: AlgoArg) -> Algorithm {
+        match algo {
+            AlgoArg::Dfpn => Algorithm::Dfpn,
+            AlgoArg::Reference => Algorithm::Reference,
+        }
+    }
+}
+
+pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
+    let (_, position) = args.target.resolve()?;
+    let time_limit = match args.time_limit {
+        Some(secs) if !(secs.is_finite() && secs > 0.0) => {
+            return Err(InputError(anyhow::anyhow!(
+                "--time-limit must be a positive number of seconds, not {secs}"
+            ))
+            .into())
+        }
+        Some(secs) => Some(Duration::from_secs_f64(secs)),
+        None => None,
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    // Ctrl-C asks the search to stop; it then reports what it has, as for any limit.
+    ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed))
+        .context("cannot install the Ctrl-C handler")?;
+    let options = SolveOptions {
+        algorithm: args.algo.into(),
+        table_mb: args
+            .tt_mb
+            .map_or_else(system::default_table_mb, |mb| mb as usize),
+        limits: Limits {
+            max_nodes: args.max_nodes,
+            time_limit,
+            stop: Some(stop),
+        },
+        ..SolveOptions::default()
+    };
+
+    let bar = progress::spinner(args.quiet);
+    let solution = solve(&position, &options, &mut |p| {
+        bar.set_message(format!(
+            "{} nodes ({}/s), root proof/disproof {}/{}, table {:.0}% full",
+            human(p.nodes as f64),
+            human(p.nodes as f64 / p.seconds.max(1e-9)),
+            p.root_proof,
+            p.root_disproof,
+            100.0 * p.table.used as f64 / p.table.capacity.max(1) as f64
+        ));
+        bar.tick();
+    });
+    bar.finish_and_clear();
+
+    let report = report(&solution, &options);
+    if let Some(path) = &args.out {
+        write_atomically(path, &report)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if args.json {
+        outln!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print_summary(&solution, &options);
+    }
+    Ok(if solution.is_solved() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(3)
+    })
+}
+
+/// "1.2M", "350k": node counts for people.
+fn human(value: f64) -> String {
+    match value {
+        v if v >= 1e9 => format!("{:.2}G", v / 1e9),
+        v if v >= 1e6 => format!("{:.2}M", v / 1e6),
+        v if v >= 1e3 => format!("{:.1}k", v / 1e3),
+        v => format!("{v:.0}"),
+    }
+}
+
+fn pn_json(pn: Pn) -> Value {
+    if pn.is_inf() {
+        json!("inf")
+    } else {
+        json!(pn.get())
+    }
+}
+
+/// The result in words: who wins, and as first or second player from the start.
+fn verdict(solution: &Solution) -> String {
+    let Some(winner) = solution.winner else {
+        return "unknown".to_string();
+    };
+    let position = &solution.position;
+    if *position == Position::start(position.board()) {
+        let order = if winner == Color::White {
+            "first"
+        } else {
+            "second"
+        };
+        format!("{order} player ({winner}) wins")
+    } else if winner == position.to_move() {
+        format!("{winner} wins (the side to move)")
+    } else {
+        format!(
+            "{winner} wins (the side to move, {}, loses)",
+            position.to_move()
+        )
+    }
+}
+
+fn report(solution: &Solution, options: &SolveOptions) -> Value {
+    let stats = &solution.stats;
+    let table = &stats.table;
+    let k = &stats.knowledge;
+    json!({
+        "board": solution.position.board().to_string(),
+        "position": solution.position.to_string(),
+        "to_move": solution.position.to_move().name(),
+        "winner": solution.winner.map(Color::name),
+        "best_move": solution.best_move.map(|m| m.to_string()),
+        "status": if solution.is_solved() { "solved" } else { "unknown" },
+        "stopped_by": solution.stopped.map(|s| s.name()),
+        "verdict": verdict(solution),
+        "stats": {
+            "nodes": stats.nodes,
+            "seconds": stats.seconds,
+            "nodes_per_second": stats.nodes as f64 / stats.seconds.max(1e-9),
+            "threads": 1,
+            "root_proof": pn_json(stats.root_proof),
+            "root_disproof": pn_json(stats.root_disproof),
+            "table": {
+                "megabytes": options.table_mb,
+                "bytes": table.bytes,
+                "capacity": table.capacity,
+                "used": table.used,
+                "fill": table.used as f64 / table.capacity.max(1) as f64,
+                "replacements": table.replacements,
+            },
+            "knowledge": {
+                "game_over": k.game_over,
+                "win_in_one": k.win_in_one,
+                "double_threat": k.double_threat,
+                "unstoppable_threat": k.unstoppable_threat,
+                "must_capture": k.must_capture,
+            },
+            "peak_memory_mb": system::peak_memory_mb(),
+        },
+        "solver": {
+            "algorithm": options.algorithm.name(),
+            "epsilon": 1.0 / f64::from(options.inverse_epsilon),
+            "table_mb": options.table_mb,
+            "max_nodes": options.limits.max_nodes,
+            "time_limit": options.limits.time_limit.map(|d| d.as_secs_f64()),
+            "version": env!("CARGO_PKG_VERSION"),
+        },
+    })
+}
+
+fn print_summary(solution: &Solution, options: &SolveOptions) {
+    let stats = &solution.stats;
+    outln!("board      {}", solution.position.board());
+    outln!("position   {}", solution.position);
+    match solution.stopped {
+        None => outln!("result     {}", verdict(solution)),
+        Some(stop) => outln!("result     unknown: {stop}"),
+    }
+    if let Some(best) = solution.best_move {
+        outln!("best move  {best}");
+    }
+    outln!(
+        "nodes      {} in {:.2} s ({} nodes/s), {}",
+        stats.nodes,
+        stats.seconds,
+        human(stats.nodes as f64 / stats.seconds.max(1e-9)),
+        options.algorithm.name()
+    );
+    outln!(
+        "table      {} MiB, {:.1}% full",
+        options.table_mb,
+        100.0 * stats.table.used as f64 / stats.table.capacity.max(1) as f64
+    );
+}
+
+/// Writes `value` to `path` through a temporary file beside it, so that the file is
+/// either the old one or the whole new one, never half written.
+fn write_atomically(path: &Path, value: &Value) -> anyhow::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    let mut text = serde_json::to_string_pretty(value)?;
+    text.push('\n');
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)?;
+    Ok(())
+}

@@ -1,0 +1,27 @@
+//! What the machine offers: memory, for a sensible default table size and for reports.
+
+/// A field of `/proc/<file>` in kB, on Linux; `None` elsewhere or when unreadable.
+fn proc_kb(file: &str, field: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(format!("/proc/{file}")).ok()?;
+    let line = text.lines().find(|l| l.starts_with(field))?;
+    line[field.len()..]
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// Default table size: a quarter of the memory available now, between 64 MiB and
+/// 4 GiB; 1 GiB when the available memory is unknown.
+pub fn default_table_mb() -> usize {
+    match proc_kb("meminfo", "MemAvailable:") {
+        Some(kb) => ((kb / 1024 / 4) as usize).clamp(64, 4096),
+        None => 1024,
+    }
+}
+
+/// Peak resident memory of this process in MiB, where the system tells it.
+pub fn peak_memory_mb() -> Option<f64> {
+    proc_kb("self/status", "VmHWM:").map(|kb| kb as f64 / 1024.0)
+}

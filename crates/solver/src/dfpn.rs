@@ -1,0 +1,224 @@
+//! Depth-first proof-number search (df-pn, Nagai 2002) with the 1+epsilon trick
+//! (Pawlewicz & Lew 2007), over a bounded transposition table.
+//!
+//! Numbers are kept from the point of view of the side to move (negamax form):
+//! `phi` is the effort to prove the side to move wins, `delta` the effort to prove it
+//! loses. At a node, `phi = min(delta of children)` and `delta = sum(phi of children)`.
+//! The search descends into the child of least `delta` while both numbers stay under
+//! the node's thresholds; the child's threshold on its `delta` is
+//! `ceil(second_least_delta * (1 + epsilon))`, which lets it run longer before the
+//! search switches to a sibling.
+
+use breakthrough_engine::{Position, Step, MAX_MOVES};
+
+use crate::knowledge::{classify, Verdict};
+use crate::limits::Budget;
+use crate::{Key, KnowledgeStats, Pn, Progress, Stop, Table};
+
+/// A child of the node being searched.
+#[derive(Clone, Copy)]
+struct Child {
+    position: Position,
+    key: Key,
+    hash: u64,
+    step: Step,
+    /// The numbers the child's own search returned in this frame, if it was searched.
+    /// The table comes first (a transposition may have moved them on), but when it
+    /// has evicted the child, these keep the search from taking it for a fresh leaf
+    /// and redoing the same work over and over.
+    searched: Option<(Pn, Pn)>,
+}
+
+/// One df-pn search over a table.
+pub(crate) struct Dfpn<'a> {
+    pub table: Table,
+    pub budget: Budget,
+    pub knowledge: KnowledgeStats,
+    /// `1/epsilon` of the 1+epsilon trick.
+    pub inverse_epsilon: u32,
+    pub root_numbers: (Pn, Pn),
+    /// Child lists, one per depth, reused so that the search does not allocate.
+    frames: Vec<Vec<Child>>,
+    observer: &'a mut dyn FnMut(&Progress),
+}
+
+impl<'a> Dfpn<'a> {
+    pub fn new(
+        table: Table,
+        budget: Budget,
+        inverse_epsilon: u32,
+        observer: &'a mut dyn FnMut(&Progress),
+    ) -> Self {
+        Dfpn {
+            table,
+            budget,
+            knowledge: KnowledgeStats::default(),
+            inverse_epsilon,
+            root_numbers: (Pn::ONE, Pn::ONE),
+            frames: Vec::new(),
+            observer,
+        }
+    }
+
+    /// Proves or disproves the root: whether the side to move wins, and with which move.
+    pub fn solve_root(&mut self, root: &Position) -> Result<(bool, Option<Step>), Stop> {
+        let key = Key::of(root);
+        let (phi, delta, best) = self.mid(0, root, key, key.hash(), Pn::INF, Pn::INF)?;
+        self.root_numbers = (phi, delta);
+        if phi != Pn::ZERO {
+            return Ok((false, None));
+        }
+        // A root won by knowledge alone (a win in one) was never expanded: its winning
+        // move is one that reaches the goal.
+        let best = best.or_else(|| {
+            let to_move = root.to_move();
+            root.steps()
+                .into_iter()
+                .find(|&step| root.play_step(step).winner() == Some(to_move))
+        });
+        Ok((true, best))
+    }
+
+    /// Initial numbers of a position seen for the first time (df-pn+ with mobility):
+    /// one good move proves a win, so `phi = 1`; every move must fail for a loss, so
+    /// `delta` is the number of moves worth searching.
+    #[inline]
+    fn leaf_numbers(&mut self, position: &Position) -> (Pn, Pn) {
+        let verdict = classify(position);
+        self.knowledge.count(verdict);
+        match verdict {
+            Verdict::WinInOne => (Pn::ZERO, Pn::INF),
+            Verdict::GameOver | Verdict::DoubleThreat | Verdict::UnstoppableThreat => {
+                (Pn::INF, Pn::ZERO)
+            }
+            Verdict::MustCapture(target) => {
+                let mut captures = 0;
+                position.for_each_step(|step| captures += u32::from(u32::from(step.to) == target));
+                (Pn::ONE, Pn::new(captures))
+            }
+            Verdict::Open => (Pn::ONE, Pn::new(position.move_count())),
+        }
+    }
+
+    fn report(&mut self) {
+        let progress = Progress {
+            nodes: self.budget.nodes(),
+            seconds: self.budget.elapsed().as_secs_f64(),
+            root_proof: self.root_numbers.0,
+            root_disproof: self.root_numbers.1,
+            table: self.table.stats(),
+        };
+        (self.observer)(&progress);
+    }
+
+    /// The multiple iterative deepening step of df-pn: searches `position` until its
+    /// `phi >= th_phi` or `delta >= th_delta`; returns its numbers and, when proven
+    /// won, the move that wins.
+    fn mid(
+        &mut self,
+        depth: usize,
+        position: &Position,
+        key: Key,
+        hash: u64,
+        th_phi: Pn,
+        th_delta: Pn,
+    ) -> Result<(Pn, Pn, Option<Step>), Stop> {
+        if self.budget.tick()? {
+            self.report();
+        }
+        let nodes_before = self.budget.nodes();
+        let verdict = classify(position);
+        if let Some(wins) = verdict.side_to_move_wins() {
+            self.knowledge.count(verdict);
+            let numbers = if wins {
+                (Pn::ZERO, Pn::INF)
+            } else {
+                (Pn::INF, Pn::ZERO)
+            };
+            self.table.store(&key, hash, numbers.0, numbers.1, 1);
+            return Ok((numbers.0, numbers.1, None));
+        }
+        let mut children = self
+            .frames
+            .get_mut(depth)
+            .map(std::mem::take)
+            .unwrap_or_default();
+        children.clear();
+        position.for_each_step(|step| {
+            if let Verdict::MustCapture(target) = verdict {
+                if u32::from(step.to) != target {
+                    return;
+                }
+            }
+            let child = position.play_step(step);
+            let key = Key::of(&child);
+            children.push(Child {
+                position: child,
+                key,
+                hash: key.hash(),
+                step,
+                searched: None,
+            });
+        });
+        debug_assert!(!children.is_empty() && children.len() <= MAX_MOVES);
+
+        let result = loop {
+            for child in children.iter() {
+                self.table.prefetch(child.hash);
+            }
+            // Gather the children's numbers: ours are min of their delta, sum of their phi.
+            let mut phi = Pn::INF;
+            let mut delta = Pn::ZERO;
+            let mut second = Pn::INF;
+            let mut best = 0;
+            let mut best_phi = Pn::ZERO;
+            for (i, child) in children.iter().enumerate() {
+                let (c_phi, c_delta) =
+                    match (self.table.probe(&child.key, child.hash), child.searched) {
+                        (Some(numbers), _) | (None, Some(numbers)) => numbers,
+                        (None, None) => self.leaf_numbers(&child.position),
+                    };
+                if c_delta < phi {
+                    second = phi;
+                    phi = c_delta;
+                    best = i;
+                    best_phi = c_phi;
+                } else if c_delta < second {
+                    second = c_delta;
+                }
+                delta = delta + c_phi;
+            }
+            if depth == 0 {
+                self.root_numbers = (phi, delta);
+            }
+            if phi >= th_phi || delta >= th_delta {
+                let step = (phi == Pn::ZERO).then(|| children[best].step);
+                break Ok((phi, delta, step));
+            }
+            // The best child may spend our delta margin, and run until its delta passes
+            // the second best's by the epsilon factor.
+            let child_th_phi = th_delta.minus(delta.minus(best_phi));
+            let child_th_delta = th_phi.min(second.grow(self.inverse_epsilon));
+            let child = children[best];
+            match self.mid(
+                depth + 1,
+                &child.position,
+                child.key,
+                child.hash,
+                child_th_phi,
+                child_th_delta,
+            ) {
+                Ok((c_phi, c_delta, _)) => children[best].searched = Some((c_phi, c_delta)),
+                Err(stop) => break Err(stop),
+            }
+        };
+        if self.frames.len() <= depth {
+            self.frames.resize_with(depth + 1, Vec::new);
+        }
+        self.frames[depth] = children;
+        let (phi, delta, step) = result?;
+        let work = self.budget.nodes() - nodes_before + 1;
+        self.table.store(&key, hash, phi, delta, work);
+        Ok((phi, delta, step))
+    }
+}

@@ -1,0 +1,99 @@
+//! Cheap exact endgame knowledge, applied before a position is searched.
+//!
+//! A piece one step from its goal rank always has a move to the goal: straight if
+//! free, and at least one diagonal (the board is at least 2 wide), whose target is
+//! empty or an enemy piece, since no enemy can stand on the enemy's own home rank at
+//! that point without the game having ended. So:
+//! - the side to move with such a piece wins at once;
+//! - otherwise each such enemy piece must be captured at once: two of them lose,
+//!   and with one, only the captures of that piece are worth searching.
+
+use breakthrough_engine::{Bitboard, Color, Position};
+
+/// What the knowledge says of a position, from the side to move's point of view.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Verdict {
+    /// The game is over and the side to move has lost.
+    GameOver,
+    /// A piece one step from the goal: the side to move wins with its next move.
+    WinInOne,
+    /// Two enemy pieces one step from their goal: only one can be taken.
+    DoubleThreat,
+    /// One enemy piece one step from its goal that nothing can capture.
+    UnstoppableThreat,
+    /// One enemy piece one step from its goal: only capturing it (on this bit index)
+    /// can save the side to move.
+    MustCapture(u32),
+    /// Nothing decided: search every move.
+    Open,
+}
+
+impl Verdict {
+    /// The proven outcome for the side to move, if the verdict decides the game.
+    pub fn side_to_move_wins(self) -> Option<bool> {
+        match self {
+            Verdict::WinInOne => Some(true),
+            Verdict::GameOver | Verdict::DoubleThreat | Verdict::UnstoppableThreat => Some(false),
+            Verdict::MustCapture(_) | Verdict::Open => None,
+        }
+    }
+}
+
+/// The rank one step before `colour`'s goal.
+fn pre_goal_rank(position: &Position, colour: Color) -> Bitboard {
+    let board = position.board();
+    match colour {
+        Color::White => board.rank(board.height() - 2),
+        Color::Black => board.rank(1),
+    }
+}
+
+/// Applies the knowledge to a position.
+#[inline]
+pub fn classify(position: &Position) -> Verdict {
+    if position.winner().is_some() {
+        return Verdict::GameOver;
+    }
+    let us = position.to_move();
+    if !(position.pieces(us) & pre_goal_rank(position, us)).is_empty() {
+        return Verdict::WinInOne;
+    }
+    let threats = position.pieces(us.opponent()) & pre_goal_rank(position, us.opponent());
+    match threats.len() {
+        0 => Verdict::Open,
+        1 => {
+            let target = threats.first().unwrap_or(0);
+            let mut can_capture = false;
+            position.for_each_step(|step| can_capture |= u32::from(step.to) == target);
+            if can_capture {
+                Verdict::MustCapture(target)
+            } else {
+                Verdict::UnstoppableThreat
+            }
+        }
+        _ => Verdict::DoubleThreat,
+    }
+}
+
+/// How many positions each kind of knowledge decided or narrowed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KnowledgeStats {
+    pub game_over: u64,
+    pub win_in_one: u64,
+    pub double_threat: u64,
+    pub unstoppable_threat: u64,
+    pub must_capture: u64,
+}
+
+impl KnowledgeStats {
+    pub(crate) fn count(&mut self, verdict: Verdict) {
+        match verdict {
+            Verdict::GameOver => self.game_over += 1,
+            Verdict::WinInOne => self.win_in_one += 1,
+            Verdict::DoubleThreat => self.double_threat += 1,
+            Verdict::UnstoppableThreat => self.unstoppable_threat += 1,
+            Verdict::MustCapture(_) => self.must_capture += 1,
+            Verdict::Open => {}
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! Limits on a search (node budget, deadline, stop flag), checked in one place.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// When a search must give up; all optional.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Stop after this many nodes.
+    pub max_nodes: Option<u64>,
+    /// Stop after this much time.
+    pub time_limit: Option<Duration>,
+    /// Stop as soon as this is set (for example by Ctrl-C).
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+/// Why a search stopped before it proved anything.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Stop {
+    #[error("node limit reached")]
+    NodeLimit,
+    #[error("time limit reached")]
+    TimeLimit,
+    #[error("interrupted")]
+    Interrupted,
+}
+
+impl Stop {
+    /// A short name for machine output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Stop::NodeLimit => "node_limit",
+            Stop::TimeLimit => "time_limit",
+            Stop::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// Nodes between two looks at the clock, the stop flag and the progress observer.
+const CHECK_EVERY: u64 = 1 << 14;
+
+/// Counts nodes and enforces [`Limits`]; the one place every search loop checks them.
+pub(crate) struct Budget {
+    limits: Limits,
+    started: Instant,
+    nodes: u64,
+    next_check: u64,
+}
+
+impl Budget {
+    pub fn new(limits: Limits) -> Budget {
+        Budget {
+            limits,
+            started: Instant::now(),
+            nodes: 0,
+            next_check: CHECK_EVERY,
+        }
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    /// Counts one node. Returns `Ok(true)` when it is time to report progress.
+    #[inline]
+    pub fn tick(&mut self) -> Result<bool, Stop> {
+        self.nodes += 1;
+        if self.limits.max_nodes.is_some_and(|max| self.nodes > max) {
+            return Err(Stop::NodeLimit);
+        }
+        if self.nodes < self.next_check {
+            return Ok(false);
+        }
+        self.next_check = self.nodes + CHECK_EVERY;
+        if self
+            .limits
+            .stop
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+        {
+            return Err(Stop::Interrupted);
+        }
+        if self
+            .limits
+            .time_limit
+            .is_some_and(|limit| self.started.elapsed() >= limit)
+        {
+            return Err(Stop::TimeLimit);
+        }
+        Ok(true)
+    }
+}

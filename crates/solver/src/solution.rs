@@ -1,0 +1,53 @@
+//! What a solve reports.
+
+use breakthrough_engine::{Color, Move, Position};
+
+use crate::{KnowledgeStats, Pn, Stop, TableStats};
+
+/// Figures from a search.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SearchStats {
+    /// Nodes searched (positions expanded).
+    pub nodes: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// The root's proof number: effort to prove the side to move wins.
+    pub root_proof: Pn,
+    /// The root's disproof number: effort to prove the side to move loses.
+    pub root_disproof: Pn,
+    /// The transposition table at the end.
+    pub table: TableStats,
+    /// What the endgame knowledge decided.
+    pub knowledge: KnowledgeStats,
+}
+
+/// Progress of a running search, handed to an observer now and then.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    pub nodes: u64,
+    pub seconds: f64,
+    pub root_proof: Pn,
+    pub root_disproof: Pn,
+    pub table: TableStats,
+}
+
+/// The result of a solve.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// The position solved.
+    pub position: Position,
+    /// Who wins with best play; `None` when a limit stopped the search first.
+    pub winner: Option<Color>,
+    /// A move of the side to move that keeps its win; `None` when it loses or unknown.
+    pub best_move: Option<Move>,
+    /// Why the search stopped early, if it did.
+    pub stopped: Option<Stop>,
+    pub stats: SearchStats,
+}
+
+impl Solution {
+    /// Whether the search proved the outcome.
+    pub fn is_solved(&self) -> bool {
+        self.winner.is_some()
+    }
+}

@@ -1,0 +1,298 @@
+//! Every solver against a plain search that knows only the rules, and df-pn against
+//! the reference solver, on start positions and on many random positions.
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use breakthrough_engine::{Bitboard, Board, Color, Position};
+use breakthrough_solver::knowledge::classify;
+use breakthrough_solver::{solve, Algorithm, Limits, Solution, SolveOptions, Stop};
+
+/// Whether the side to move wins, by exhaustive search over the rules alone (exact
+/// positions memoised, no knowledge, no bounded table).
+fn rules_only_wins(position: &Position, memo: &mut HashMap<Position, bool>) -> bool {
+    if position.winner().is_some() {
+        return false;
+    }
+    if let Some(&known) = memo.get(position) {
+        return known;
+    }
+    let wins = position
+        .steps()
+        .into_iter()
+        .any(|step| !rules_only_wins(&position.play_step(step), memo));
+    memo.insert(*position, wins);
+    wins
+}
+
+fn options(algorithm: Algorithm, max_nodes: Option<u64>) -> SolveOptions {
+    SolveOptions {
+        algorithm,
+        table_mb: 16,
+        limits: Limits {
+            max_nodes,
+            ..Limits::default()
+        },
+        ..SolveOptions::default()
+    }
+}
+
+fn run(position: &Position, algorithm: Algorithm, max_nodes: Option<u64>) -> Solution {
+    solve(position, &options(algorithm, max_nodes), &mut |_| {})
+}
+
+/// The best move must keep the win: after it, the opponent (to move) loses. Returns
+/// whether the re-solve (by the reference solver, within a budget) checked it.
+fn check_best_move(solution: &Solution) -> bool {
+    let position = &solution.position;
+    match (solution.winner, solution.best_move) {
+        (Some(winner), Some(best)) => {
+            assert_eq!(winner, position.to_move(), "{position:?}");
+            let after = position.try_play(best).expect("best move is legal");
+            let again = run(&after, Algorithm::Reference, Some(5_000_000));
+            if let Some(again) = again.winner {
+                assert_eq!(again, winner, "{best} throws the win in {position:?}");
+            }
+            again.is_solved()
+        }
+        (Some(winner), None) => {
+            assert_ne!(
+                winner,
+                position.to_move(),
+                "no move given for a win in {position:?}"
+            );
+            false
+        }
+        (None, best) => {
+            assert_eq!(best, None);
+            false
+        }
+    }
+}
+
+#[test]
+fn start_positions_agree_with_the_rules_only_search() {
+    for size in ["3x4", "4x4", "5x4", "2x6", "3x5", "3x6"] {
+        let start = Position::start(size.parse().unwrap());
+        let truth = rules_only_wins(&start, &mut HashMap::new());
+        for algorithm in [Algorithm::Dfpn, Algorithm::Reference] {
+            let solution = run(&start, algorithm, None);
+            let wins = solution.winner.map(|w| w == Color::White);
+            assert_eq!(wins, Some(truth), "{size} {algorithm:?}");
+            assert!(
+                solution.best_move.is_none() || check_best_move(&solution),
+                "{size}"
+            );
+        }
+    }
+}
+
+#[test]
+fn dfpn_agrees_with_reference_on_start_positions() {
+    for size in ["3x4", "4x4", "5x4", "6x4", "3x5", "4x5", "3x6", "2x8"] {
+        let start = Position::start(size.parse().unwrap());
+        let dfpn = run(&start, Algorithm::Dfpn, None);
+        let reference = run(&start, Algorithm::Reference, None);
+        assert!(dfpn.is_solved() && reference.is_solved(), "{size}");
+        assert_eq!(dfpn.winner, reference.winner, "{size}");
+        assert!(dfpn.best_move.is_none() || check_best_move(&dfpn), "{size}");
+    }
+}
+
+/// A random position reached by `plies` random moves from the start, if still going on.
+fn random_game_position(board: Board, plies: u32, rng: &mut fastrand::Rng) -> Option<Position> {
+    let mut position = Position::start(board);
+    for _ in 0..plies {
+        let steps = position.steps();
+        if steps.is_empty() {
+            return None;
+        }
+        position = position.play_step(steps[rng.usize(..steps.len())]);
+    }
+    position.winner().is_none().then_some(position)
+}
+
+/// A random endgame: a few pieces a side anywhere legal.
+fn random_endgame(board: Board, rng: &mut fastrand::Rng) -> Option<Position> {
+    let (mut white, mut black) = (0u64, 0u64);
+    for _ in 0..rng.u32(1..=4) {
+        white |= 1 << rng.u32(0..board.squares());
+    }
+    for _ in 0..rng.u32(1..=4) {
+        black |= 1 << rng.u32(0..board.squares());
+    }
+    let to_move = if rng.bool() {
+        Color::White
+    } else {
+        Color::Black
+    };
+    Position::try_from_parts(board, Bitboard(white), Bitboard(black & !white), to_move).ok()
+}
+
+/// df-pn and the reference on random positions of larger boards; both with a node
+/// budget, compared wherever both finish (and limits never give a wrong answer).
+#[test]
+fn dfpn_agrees_with_reference_on_random_positions() {
+    let mut rng = fastrand::Rng::with_seed(2026);
+    let mut compared = 0;
+    for size in ["5x5", "6x4", "4x6", "6x5", "7x7", "8x8"] {
+        let board: Board = size.parse().unwrap();
+        let mut here = 0;
+        let mut best_moves = 0;
+        for attempt in 0..300 {
+            let position = if attempt % 2 == 0 {
+                random_game_position(
+                    board,
+                    rng.u32(board.squares() / 2..3 * board.squares() / 2),
+                    &mut rng,
+                )
+            } else {
+                random_endgame(board, &mut rng)
+            };
+            let Some(position) = position else { continue };
+            let dfpn = run(&position, Algorithm::Dfpn, Some(50_000));
+            let reference = run(&position, Algorithm::Reference, Some(500_000));
+            if let (Some(a), Some(b)) = (dfpn.winner, reference.winner) {
+                assert_eq!(a, b, "{size}: {position}");
+                best_moves += usize::from(check_best_move(&dfpn));
+                here += 1;
+            }
+        }
+        assert!(here >= 80, "{size}: only {here} positions solved by both");
+        assert!(
+            best_moves >= 20,
+            "{size}: only {best_moves} best moves checked"
+        );
+        compared += here;
+    }
+    assert!(compared >= 600, "{compared}");
+}
+
+/// Every verdict of the endgame knowledge against the rules-only search.
+#[test]
+fn knowledge_agrees_with_the_rules_only_search() {
+    let mut rng = fastrand::Rng::with_seed(99);
+    let mut decided = 0;
+    let mut narrowed = 0;
+    for size in ["3x4", "4x4", "3x5", "4x5", "5x5", "2x8"] {
+        let board: Board = size.parse().unwrap();
+        for _ in 0..3000 {
+            let Some(position) = random_endgame(board, &mut rng) else {
+                continue;
+            };
+            let verdict = classify(&position);
+            let mut memo = HashMap::new();
+            let truth = rules_only_wins(&position, &mut memo);
+            if let Some(wins) = verdict.side_to_move_wins() {
+                assert_eq!(wins, truth, "{verdict:?} in {position}");
+                decided += 1;
+            }
+            if let breakthrough_solver::knowledge::Verdict::MustCapture(target) = verdict {
+                // Every move but the captures of the threat loses.
+                for step in position.steps() {
+                    if u32::from(step.to) != target {
+                        assert!(
+                            rules_only_wins(&position.play_step(step), &mut memo),
+                            "{position}"
+                        );
+                    }
+                }
+                narrowed += 1;
+            }
+        }
+    }
+    assert!(
+        decided > 1000 && narrowed > 300,
+        "decided {decided}, narrowed {narrowed}"
+    );
+}
+
+#[test]
+fn solutions_do_not_depend_on_the_mirror_image() {
+    let mut rng = fastrand::Rng::with_seed(5);
+    let board: Board = "5x5".parse().unwrap();
+    for _ in 0..200 {
+        let Some(position) = random_game_position(board, 14, &mut rng) else {
+            continue;
+        };
+        let a = run(&position, Algorithm::Dfpn, Some(300_000));
+        let b = run(&position.mirror(), Algorithm::Dfpn, Some(300_000));
+        if a.is_solved() && b.is_solved() {
+            assert_eq!(a.winner, b.winner, "{position}");
+        }
+    }
+}
+
+#[test]
+fn limits_give_unknown_never_a_wrong_answer() {
+    let start = Position::start("5x5".parse().unwrap());
+    for algorithm in [Algorithm::Dfpn, Algorithm::Reference] {
+        let solution = run(&start, algorithm, Some(1000));
+        assert_eq!(solution.winner, None);
+        assert_eq!(solution.best_move, None);
+        assert_eq!(solution.stopped, Some(Stop::NodeLimit));
+        assert!(solution.stats.nodes <= 1001);
+    }
+    let stopped = Arc::new(AtomicBool::new(true));
+    let options = SolveOptions {
+        limits: Limits {
+            stop: Some(stopped),
+            ..Limits::default()
+        },
+        ..options(Algorithm::Dfpn, None)
+    };
+    assert_eq!(
+        solve(&start, &options, &mut |_| {}).stopped,
+        Some(Stop::Interrupted)
+    );
+    let options = SolveOptions {
+        limits: Limits {
+            time_limit: Some(Duration::from_millis(1)),
+            ..Limits::default()
+        },
+        ..options
+    };
+    let solution = solve(&start, &options, &mut |_| {});
+    assert_eq!(
+        (solution.stopped, solution.winner),
+        (Some(Stop::TimeLimit), None)
+    );
+}
+
+#[test]
+fn a_small_table_still_gives_right_answers() {
+    // 1 MiB holds 32k entries; these proofs touch far more, so entries are evicted
+    // all the time.
+    for size in ["3x5", "5x4", "3x6"] {
+        let start = Position::start(size.parse().unwrap());
+        let options = SolveOptions {
+            table_mb: 1,
+            ..options(Algorithm::Dfpn, None)
+        };
+        let small = solve(&start, &options, &mut |_| {});
+        assert!(
+            small.stats.table.replacements > 0 || size == "5x4",
+            "{size}"
+        );
+        let truth = rules_only_wins(&start, &mut HashMap::new());
+        assert_eq!(
+            small.winner.map(|w| w == Color::White),
+            Some(truth),
+            "{size}"
+        );
+    }
+}
+
+#[test]
+fn progress_is_reported_on_long_searches() {
+    let start = Position::start("4x5".parse().unwrap());
+    let mut reports = 0;
+    let solution = solve(&start, &options(Algorithm::Dfpn, None), &mut |p| {
+        assert!(p.nodes > 0);
+        reports += 1;
+    });
+    assert!(solution.is_solved());
+    assert!(reports > 3, "{reports}");
+}
