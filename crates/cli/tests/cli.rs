@@ -164,3 +164,101 @@ fn bench_quick_checks_its_answers() {
     assert_eq!(cases[0]["leaves"], 6_182_818);
     assert!(cases[0]["leaves_per_second"].as_f64().unwrap() > 0.0);
 }
+
+fn solve_json(args: &[&str]) -> (Option<i32>, serde_json::Value) {
+    let mut full = vec!["solve"];
+    full.extend_from_slice(args);
+    full.extend_from_slice(&["--json", "--quiet", "--tt-mb", "16"]);
+    let output = run(&full);
+    let json = serde_json::from_str(&stdout(&output))
+        .unwrap_or_else(|e| panic!("{e}: {}", stderr(&output)));
+    (output.status.code(), json)
+}
+
+#[test]
+fn solve_json_has_the_fields() {
+    let (code, json) = solve_json(&["4x4"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(json["board"], "4x4");
+    assert_eq!(json["position"], "BBBB/BBBB/WWWW/WWWW w");
+    assert_eq!(json["to_move"], "white");
+    assert_eq!(json["winner"], "black");
+    assert_eq!(json["best_move"], serde_json::Value::Null);
+    assert_eq!(json["status"], "solved");
+    assert_eq!(json["verdict"], "second player (black) wins");
+    let stats = &json["stats"];
+    assert!(stats["nodes"].as_u64().unwrap() > 0);
+    assert!(stats["seconds"].as_f64().is_some());
+    assert_eq!(stats["threads"], 1);
+    assert!(stats["table"]["used"].as_u64().unwrap() > 0);
+    assert!(stats["table"]["fill"].as_f64().unwrap() > 0.0);
+    assert_eq!(json["solver"]["algorithm"], "dfpn");
+    assert_eq!(json["solver"]["version"], env!("CARGO_PKG_VERSION"));
+}
+
+#[test]
+fn solve_gives_the_winning_move_when_the_side_to_move_wins() {
+    // Whoever wins here, a winner to move must name a move that keeps the win.
+    let (code, json) = solve_json(&["5x5", "-p", "BBBBB/BBBBB/5/1W3/W1WWW b"]);
+    assert_eq!(code, Some(0));
+    let winner = json["winner"].as_str().unwrap();
+    if winner == "black" {
+        let best = json["best_move"].as_str().expect("a best move");
+        // The move is legal in the position and keeps the win: White then loses.
+        let (_, after) = solve_json(&["5x5", "-p", "BBBBB/BBBBB/5/1W3/W1WWW b", "-m", best]);
+        assert_eq!(after["winner"], "black");
+        assert_eq!(after["to_move"], "white");
+    } else {
+        assert_eq!(json["best_move"], serde_json::Value::Null);
+    }
+    for algo in ["dfpn", "reference"] {
+        let (_, json) = solve_json(&["3x6", "--algo", algo]);
+        assert_eq!(json["winner"], "white", "{algo}");
+        let best = json["best_move"].as_str().expect("a best move");
+        let (_, after) = solve_json(&["3x6", "-m", best]);
+        assert_eq!(after["winner"], "white", "{algo}: {best}");
+    }
+}
+
+#[test]
+fn solve_limits_exit_3_and_still_write_the_json() {
+    let dir = std::env::temp_dir().join(format!("bt-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("r.json");
+    let path = out.to_str().unwrap();
+    let (code, json) = solve_json(&["5x5", "--max-nodes", "500", "--out", path]);
+    assert_eq!(code, Some(3));
+    assert_eq!(json["status"], "unknown");
+    assert_eq!(json["winner"], serde_json::Value::Null);
+    assert_eq!(json["stopped_by"], "node_limit");
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(written, json);
+    assert!(!dir.join("r.json.tmp").exists());
+    let (code, json) = solve_json(&["5x5", "--time-limit", "0.05"]);
+    assert_eq!(
+        (code, json["stopped_by"].as_str()),
+        (Some(3), Some("time_limit"))
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn solve_bad_input() {
+    assert_input_error(&["solve", "3x3"], "fewer than 4 rows");
+    assert_input_error(&["solve", "5x5", "--time-limit", "0"], "positive");
+    assert_input_error(&["solve", "5x5", "--time-limit=-1"], "positive");
+    assert_input_error(
+        &["solve", "5x5", "-p", "BBBBB/BBBBB/5/WWWWW w"],
+        "the board given is 5x5",
+    );
+    let output = run(&["solve", "4x4", "--algo", "magic"]);
+    assert_eq!(output.status.code(), Some(2));
+    let output = run(&["solve", "4x4", "--out", "/nonexistent-dir/x.json", "-q"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("cannot write"),
+        "{}",
+        stderr(&output)
+    );
+}
