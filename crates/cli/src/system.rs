@@ -25,3 +25,8 @@ pub fn default_table_mb() -> usize {
 pub fn peak_memory_mb() -> Option<f64> {
     proc_kb("self/status", "VmHWM:").map(|kb| kb as f64 / 1024.0)
 }
+
+/// Total memory of the machine in MiB, where the system tells it.
+pub fn total_memory_mb() -> Option<u64> {
+    proc_kb("meminfo", "MemTotal:").map(|kb| kb / 1024)
+}

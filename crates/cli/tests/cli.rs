@@ -252,6 +252,9 @@ fn solve_bad_input() {
         &["solve", "5x5", "-p", "BBBBB/BBBBB/5/WWWWW w"],
         "the board given is 5x5",
     );
+    if std::path::Path::new("/proc/meminfo").exists() {
+        assert_input_error(&["solve", "4x4", "--tt-mb", "1000000"], "memory");
+    }
     let output = run(&["solve", "4x4", "--algo", "magic"]);
     assert_eq!(output.status.code(), Some(2));
     let output = run(&["solve", "4x4", "--out", "/nonexistent-dir/x.json", "-q"]);

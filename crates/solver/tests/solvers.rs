@@ -89,10 +89,26 @@ fn start_positions_agree_with_the_rules_only_search() {
     }
 }
 
+/// Every supported board of at most `squares` squares.
+fn boards_up_to(squares: u32) -> Vec<Board> {
+    let mut boards = Vec::new();
+    for width in 2..=squares / 4 {
+        for height in 4..=squares / width {
+            boards.push(Board::new(width, height).unwrap());
+        }
+    }
+    boards
+}
+
 #[test]
 fn dfpn_agrees_with_reference_on_start_positions() {
-    for size in ["3x4", "4x4", "5x4", "6x4", "3x5", "4x5", "3x6", "2x8"] {
-        let start = Position::start(size.parse().unwrap());
+    // Every start position up to 5x4 and 4x5, and a few more.
+    let mut boards = boards_up_to(20);
+    boards.extend(["6x4", "3x6"].map(|size| size.parse::<Board>().unwrap()));
+    assert_eq!(boards.len(), 15);
+    for board in boards {
+        let size = board.to_string();
+        let start = Position::start(board);
         let dfpn = run(&start, Algorithm::Dfpn, None);
         let reference = run(&start, Algorithm::Reference, None);
         assert!(dfpn.is_solved() && reference.is_solved(), "{size}");

@@ -81,6 +81,14 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         Some(secs) => Some(Duration::from_secs_f64(secs)),
         None => None,
     };
+    if let (Some(mb), Some(total)) = (args.tt_mb, system::total_memory_mb()) {
+        if mb > total {
+            return Err(InputError(anyhow::anyhow!(
+                "--tt-mb {mb} is more than this machine's memory ({total} MiB)"
+            ))
+            .into());
+        }
+    }
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
     // Ctrl-C asks the search to stop; it then reports what it has, as for any limit.
