@@ -59,6 +59,17 @@ impl Position {
         Ok(position)
     }
 
+    /// `W` or `B` for the piece on a bit index, `None` when it is empty.
+    fn piece_letter(&self, index: u32) -> Option<char> {
+        if self.pieces(Color::White).has(index) {
+            Some('W')
+        } else if self.pieces(Color::Black).has(index) {
+            Some('B')
+        } else {
+            None
+        }
+    }
+
     /// A diagram with rank numbers and file letters, White `W`, Black `B`, empty `.`.
     pub fn diagram(&self) -> String {
         let board = self.board();
@@ -67,14 +78,9 @@ impl Position {
         for rank in (0..board.height()).rev() {
             out.push_str(&format!("{:>label_width$} ", rank + 1));
             for file in 0..board.width() {
-                let index = rank * board.width() + file;
-                let cell = if self.pieces(Color::White).has(index) {
-                    'W'
-                } else if self.pieces(Color::Black).has(index) {
-                    'B'
-                } else {
-                    '.'
-                };
+                let cell = self
+                    .piece_letter(rank * board.width() + file)
+                    .unwrap_or('.');
                 out.push(' ');
                 out.push(cell);
             }
@@ -96,12 +102,7 @@ impl fmt::Display for Position {
         for rank in (0..board.height()).rev() {
             let mut empty = 0;
             for file in 0..board.width() {
-                let index = rank * board.width() + file;
-                let piece = if self.pieces(Color::White).has(index) {
-                    'W'
-                } else if self.pieces(Color::Black).has(index) {
-                    'B'
-                } else {
+                let Some(piece) = self.piece_letter(rank * board.width() + file) else {
                     empty += 1;
                     continue;
                 };

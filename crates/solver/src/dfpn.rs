@@ -100,14 +100,13 @@ impl<'a> Dfpn<'a> {
         }
     }
 
+    /// The figures now.
+    pub fn progress(&self) -> Progress {
+        Progress::snapshot(&self.budget, self.root_numbers, &self.table)
+    }
+
     fn report(&mut self) {
-        let progress = Progress {
-            nodes: self.budget.nodes(),
-            seconds: self.budget.elapsed().as_secs_f64(),
-            root_proof: self.root_numbers.0,
-            root_disproof: self.root_numbers.1,
-            table: self.table.stats(),
-        };
+        let progress = self.progress();
         (self.observer)(&progress);
     }
 

@@ -95,33 +95,23 @@ pub fn solve(
         Algorithm::Dfpn => {
             let mut search = dfpn::Dfpn::new(table, budget, options.inverse_epsilon, observer);
             let outcome = search.solve_root(position);
-            let stats = SearchStats {
-                nodes: search.budget.nodes(),
-                seconds: search.budget.elapsed().as_secs_f64(),
-                root_proof: search.root_numbers.0,
-                root_disproof: search.root_numbers.1,
-                table: search.table.stats(),
-                knowledge: search.knowledge,
-            };
-            (outcome, stats)
+            (
+                outcome,
+                SearchStats::new(search.progress(), search.knowledge),
+            )
         }
         Algorithm::Reference => {
             let mut search = reference::Reference::new(table, budget, observer);
             let outcome = search.solve_root(position);
-            let (root_proof, root_disproof) = match outcome {
+            let root = match outcome {
                 Ok((true, _)) => (Pn::ZERO, Pn::INF),
                 Ok((false, _)) => (Pn::INF, Pn::ZERO),
                 Err(_) => (Pn::ONE, Pn::ONE),
             };
-            let stats = SearchStats {
-                nodes: search.budget.nodes(),
-                seconds: search.budget.elapsed().as_secs_f64(),
-                root_proof,
-                root_disproof,
-                table: search.table.stats(),
-                knowledge: KnowledgeStats::default(),
-            };
-            (outcome, stats)
+            (
+                outcome,
+                SearchStats::new(search.progress(root), search.knowledge),
+            )
         }
     };
     match outcome {

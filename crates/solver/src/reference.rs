@@ -8,11 +8,12 @@ use breakthrough_engine::{Position, Step, MAX_MOVES};
 
 use crate::knowledge::{classify, Verdict};
 use crate::limits::Budget;
-use crate::{Key, Pn, Progress, Stop, Table};
+use crate::{Key, KnowledgeStats, Pn, Progress, Stop, Table};
 
 pub(crate) struct Reference<'a> {
     pub table: Table,
     pub budget: Budget,
+    pub knowledge: KnowledgeStats,
     observer: &'a mut dyn FnMut(&Progress),
 }
 
@@ -21,6 +22,7 @@ impl<'a> Reference<'a> {
         Reference {
             table,
             budget,
+            knowledge: KnowledgeStats::default(),
             observer,
         }
     }
@@ -43,22 +45,22 @@ impl<'a> Reference<'a> {
 
     fn tick(&mut self) -> Result<(), Stop> {
         if self.budget.tick()? {
-            let progress = Progress {
-                nodes: self.budget.nodes(),
-                seconds: self.budget.elapsed().as_secs_f64(),
-                root_proof: Pn::ONE,
-                root_disproof: Pn::ONE,
-                table: self.table.stats(),
-            };
+            let progress = self.progress((Pn::ONE, Pn::ONE));
             (self.observer)(&progress);
         }
         Ok(())
+    }
+
+    /// The figures now, with the root's numbers as given.
+    pub fn progress(&self, root: (Pn, Pn)) -> Progress {
+        Progress::snapshot(&self.budget, root, &self.table)
     }
 
     /// Whether the side to move wins.
     fn wins(&mut self, position: &Position) -> Result<bool, Stop> {
         self.tick()?;
         let verdict = classify(position);
+        self.knowledge.count(verdict);
         if let Some(wins) = verdict.side_to_move_wins() {
             return Ok(wins);
         }

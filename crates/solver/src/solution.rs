@@ -2,7 +2,8 @@
 
 use breakthrough_engine::{Color, Move, Position};
 
-use crate::{KnowledgeStats, Pn, Stop, TableStats};
+use crate::limits::Budget;
+use crate::{KnowledgeStats, Pn, Stop, Table, TableStats};
 
 /// Figures from a search.
 #[derive(Clone, Copy, Debug, Default)]
@@ -29,6 +30,33 @@ pub struct Progress {
     pub root_proof: Pn,
     pub root_disproof: Pn,
     pub table: TableStats,
+}
+
+impl Progress {
+    /// The figures of a search now, with the root's numbers as last seen.
+    pub(crate) fn snapshot(budget: &Budget, root: (Pn, Pn), table: &Table) -> Progress {
+        Progress {
+            nodes: budget.nodes(),
+            seconds: budget.elapsed().as_secs_f64(),
+            root_proof: root.0,
+            root_disproof: root.1,
+            table: table.stats(),
+        }
+    }
+}
+
+impl SearchStats {
+    /// The final figures: the last snapshot and what the knowledge decided.
+    pub(crate) fn new(last: Progress, knowledge: KnowledgeStats) -> SearchStats {
+        SearchStats {
+            nodes: last.nodes,
+            seconds: last.seconds,
+            root_proof: last.root_proof,
+            root_disproof: last.root_disproof,
+            table: last.table,
+            knowledge,
+        }
+    }
 }
 
 /// The result of a solve.
