@@ -1,5 +1,7 @@
 //! What the machine offers: memory, for a sensible default table size and for reports.
 
+use breakthrough_engine::Board;
+
 /// A field of `/proc/<file>` in kB, on Linux; `None` elsewhere or when unreadable.
 fn proc_kb(file: &str, field: &str) -> Option<u64> {
     let text = std::fs::read_to_string(format!("/proc/{file}")).ok()?;
@@ -12,21 +14,27 @@ fn proc_kb(file: &str, field: &str) -> Option<u64> {
         .ok()
 }
 
-/// Default table size: a quarter of the memory available now, between 64 MiB and
-/// 4 GiB; 1 GiB when the available memory is unknown.
-pub fn default_table_mb() -> usize {
-    match proc_kb("meminfo", "MemAvailable:") {
-        Some(kb) => ((kb / 1024 / 4) as usize).clamp(64, 4096),
+/// Default table size: 256 MiB for boards of up to 20 squares (4x5 touches about a
+/// million positions), else a quarter of the memory available now, between 64 MiB
+/// and 4 GiB; 1 GiB when the available memory is unknown.
+pub fn default_table_mb(board: Board) -> usize {
+    let quarter = match available_memory_mb() {
+        Some(mb) => ((mb / 4) as usize).clamp(64, 4096),
         None => 1024,
+    };
+    if board.squares() <= 20 {
+        quarter.min(256)
+    } else {
+        quarter
     }
+}
+
+/// Memory available now in MiB, where the system tells it.
+pub fn available_memory_mb() -> Option<u64> {
+    proc_kb("meminfo", "MemAvailable:").map(|kb| kb / 1024)
 }
 
 /// Peak resident memory of this process in MiB, where the system tells it.
 pub fn peak_memory_mb() -> Option<f64> {
     proc_kb("self/status", "VmHWM:").map(|kb| kb as f64 / 1024.0)
-}
-
-/// Total memory of the machine in MiB, where the system tells it.
-pub fn total_memory_mb() -> Option<u64> {
-    proc_kb("meminfo", "MemTotal:").map(|kb| kb / 1024)
 }

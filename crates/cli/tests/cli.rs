@@ -253,15 +253,26 @@ fn solve_bad_input() {
         "the board given is 5x5",
     );
     if std::path::Path::new("/proc/meminfo").exists() {
-        assert_input_error(&["solve", "4x4", "--tt-mb", "1000000"], "memory");
+        assert_input_error(&["solve", "4x4", "--tt-mb", "1000000"], "memory available");
     }
     let output = run(&["solve", "4x4", "--algo", "magic"]);
     assert_eq!(output.status.code(), Some(2));
-    let output = run(&["solve", "4x4", "--out", "/nonexistent-dir/x.json", "-q"]);
-    assert_eq!(output.status.code(), Some(1));
-    assert!(
-        stderr(&output).contains("cannot write"),
-        "{}",
-        stderr(&output)
+    assert_input_error(
+        &["solve", "4x4", "--out", "/nonexistent-dir/x.json"],
+        "no such directory",
     );
+    assert_input_error(&["solve", "4x4", "--time-limit", "1e30"], "too large");
+    assert_input_error(&["bench", "solve", "--boards", "9x9"], "81 squares");
+    assert_input_error(&["bench", "solve", "--time-limit", "0"], "positive");
+}
+
+#[test]
+fn perft_past_the_longest_game_is_zero_at_once() {
+    // 4x4 games last at most 2*4*(2*4-5)+1 = 25 plies.
+    let output = run(&["perft", "4x4", "-d", "99999999", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(json["nodes"], 0);
+    let output = run(&["perft", "4x4", "-d", "26", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(json["nodes"], 0);
 }

@@ -1,9 +1,9 @@
 //! Cheap exact endgame knowledge, applied before a position is searched.
 //!
-//! A piece one step from its goal rank always has a move to the goal: straight if
-//! free, and at least one diagonal (the board is at least 2 wide), whose target is
-//! empty or an enemy piece, since no enemy can stand on the enemy's own home rank at
-//! that point without the game having ended. So:
+//! A piece one step from its goal rank always has a move to the goal: the board is
+//! at least 2 wide, so it has at least one diagonal step, and its target is empty or
+//! an enemy piece (a friendly piece on the goal rank would have ended the game
+//! already). So:
 //! - the side to move with such a piece wins at once;
 //! - otherwise each such enemy piece must be captured at once: two of them lose,
 //!   and with one, only the captures of that piece are worth searching.

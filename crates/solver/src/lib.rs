@@ -2,8 +2,9 @@
 //!
 //! - [`Algorithm::Dfpn`]: depth-first proof-number search with the 1+epsilon trick
 //!   and exact endgame knowledge (see [`knowledge`]), the default.
-//! - [`Algorithm::Reference`]: plain exhaustive depth-first search that uses only the
-//!   rules; the baseline, and the check on df-pn.
+//! - [`Algorithm::Reference`]: plain exhaustive depth-first search with the same
+//!   exact endgame knowledge; the baseline, and the check on df-pn's search. (The
+//!   knowledge itself is checked against a rules-only search in the tests.)
 //!
 //! Both keep a bounded [`Table`] whose entries verify their whole key, so a hash
 //! collision can never turn into a wrong proof; a position and its mirror image share

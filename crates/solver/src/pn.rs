@@ -48,7 +48,8 @@ impl Pn {
     }
 
     /// The 1+epsilon threshold: at least one more than `self`, and
-    /// `ceil(self * (1 + 1/inverse_epsilon))`; infinity stays infinite.
+    /// `ceil(self * (1 + 1/inverse_epsilon))`. Infinity stays infinite, and so does a
+    /// value past [`Pn::MAX_FINITE`], so that the result is always above `self`.
     pub fn grow(self, inverse_epsilon: u32) -> Pn {
         if self.is_inf() {
             return Pn::INF;
@@ -56,7 +57,10 @@ impl Pn {
         let widened =
             u64::from(self.0) + u64::from(self.0).div_ceil(u64::from(inverse_epsilon.max(1)));
         let value = widened.max(u64::from(self.0) + 1);
-        Pn::new(u32::try_from(value).unwrap_or(u32::MAX))
+        match u32::try_from(value) {
+            Ok(v) if v <= Pn::MAX_FINITE.0 => Pn(v),
+            _ => Pn::INF,
+        }
     }
 }
 
@@ -109,6 +113,7 @@ mod tests {
         assert_eq!(Pn::ONE.grow(4), Pn::new(2));
         assert_eq!(Pn::new(100).grow(4), Pn::new(125));
         assert_eq!(Pn::INF.grow(4), Pn::INF);
-        assert_eq!(Pn::MAX_FINITE.grow(4), Pn::MAX_FINITE);
+        assert_eq!(Pn::MAX_FINITE.grow(4), Pn::INF);
+        assert!(Pn::new(u32::MAX - 3).grow(4) > Pn::new(u32::MAX - 3));
     }
 }

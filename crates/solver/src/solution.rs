@@ -8,7 +8,7 @@ use crate::{KnowledgeStats, Pn, Stop, Table, TableStats};
 /// Figures from a search.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SearchStats {
-    /// Nodes searched (positions expanded).
+    /// Nodes searched (positions visited, expanded or decided by the knowledge).
     pub nodes: u64,
     /// Wall-clock seconds.
     pub seconds: f64,

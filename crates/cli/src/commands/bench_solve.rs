@@ -10,6 +10,8 @@ use clap::Args;
 use serde_json::{json, Value};
 
 use super::bench::median;
+use crate::InputError;
+use breakthrough_engine::Board;
 
 /// Solve each board of the suite with df-pn and with the reference solver, --repeat
 /// times each; print median seconds, nodes, nodes/s, peak memory and the time ratio.
@@ -59,6 +61,19 @@ fn solve_once(board: &str, algo: &str, args: &SolveBenchArgs) -> anyhow::Result<
 }
 
 pub fn run(args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
+    // Refuse bad input before starting any solve.
+    for board in &args.boards {
+        board
+            .parse::<Board>()
+            .context("bad board size in --boards")
+            .map_err(InputError)?;
+    }
+    if !(args.time_limit.is_finite() && args.time_limit > 0.0) {
+        return Err(InputError(anyhow::anyhow!(
+            "--time-limit must be a positive number of seconds"
+        ))
+        .into());
+    }
     if !args.json {
         outln!(
             "{:<6} {:<10} {:<7} {:>12} {:>10} {:>10} {:>9} {:>9}",

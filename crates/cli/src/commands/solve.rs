@@ -28,8 +28,8 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = AlgoArg::Dfpn)]
     pub algo: AlgoArg,
 
-    /// Transposition table size in MiB [default: a quarter of the available memory,
-    /// between 64 and 4096].
+    /// Transposition table size in MiB [default: 256 for boards of up to 20 squares,
+    /// else a quarter of the available memory, between 64 and 4096].
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     pub tt_mb: Option<u64>,
 
@@ -78,13 +78,31 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             ))
             .into())
         }
-        Some(secs) => Some(Duration::from_secs_f64(secs)),
+        Some(secs) => Some(
+            Duration::try_from_secs_f64(secs)
+                .map_err(|_| InputError(anyhow::anyhow!("--time-limit {secs} is too large")))?,
+        ),
         None => None,
     };
-    if let (Some(mb), Some(total)) = (args.tt_mb, system::total_memory_mb()) {
-        if mb > total {
+    if let (Some(mb), Some(available)) = (args.tt_mb, system::available_memory_mb()) {
+        if mb > available {
             return Err(InputError(anyhow::anyhow!(
-                "--tt-mb {mb} is more than this machine's memory ({total} MiB)"
+                "--tt-mb {mb} is more than the memory available now ({available} MiB)"
+            ))
+            .into());
+        }
+    }
+    // A result can take hours: find out now, not after, that it cannot be saved.
+    if let Some(path) = &args.out {
+        let dir = path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        if !dir.is_dir() {
+            return Err(InputError(anyhow::anyhow!(
+                "--out {}: no such directory {}",
+                path.display(),
+                dir.display()
             ))
             .into());
         }
@@ -96,9 +114,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         .context("cannot install the Ctrl-C handler")?;
     let options = SolveOptions {
         algorithm: args.algo.into(),
-        table_mb: args
-            .tt_mb
-            .map_or_else(system::default_table_mb, |mb| mb as usize),
+        table_mb: args.tt_mb.map_or_else(
+            || system::default_table_mb(position.board()),
+            |mb| mb as usize,
+        ),
         limits: Limits {
             max_nodes: args.max_nodes,
             time_limit,
@@ -121,15 +140,16 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     });
     bar.finish_and_clear();
 
+    // Show the result before saving it, so that a failed write loses nothing.
     let report = report(&solution, &options);
-    if let Some(path) = &args.out {
-        write_atomically(path, &report)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print_summary(&solution, &options);
+    }
+    if let Some(path) = &args.out {
+        write_atomically(path, &report)
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(if solution.is_solved() {
         ExitCode::SUCCESS
