@@ -175,7 +175,15 @@ impl<'a> Dfpn<'a> {
                 let (c_phi, c_delta) =
                     match (self.table.probe(&child.key, child.hash), child.searched) {
                         (Some(numbers), _) | (None, Some(numbers)) => numbers,
-                        (None, None) => self.leaf_numbers(&child.position),
+                        (None, None) => {
+                            // Stored (as the cheapest entry) so that the next iteration
+                            // need not classify it again: 5x5 took 12.9M nodes in
+                            // 7.5 s this way, 13.8M in 8.6 s without.
+                            let numbers = self.leaf_numbers(&child.position);
+                            self.table
+                                .store(&child.key, child.hash, numbers.0, numbers.1, 0);
+                            numbers
+                        }
                     };
                 if c_delta < phi {
                     second = phi;
