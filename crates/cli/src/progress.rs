@@ -21,7 +21,5 @@ pub fn bar(len: u64, quiet: bool, template: &str) -> ProgressBar {
 
 /// A spinner with elapsed time and a message, or a hidden one.
 pub fn spinner(quiet: bool) -> ProgressBar {
-    let bar = self::bar(0, quiet, "{spinner} [{elapsed_precise}] {msg}");
-    bar.set_length(0);
-    bar
+    bar(0, quiet, "{spinner} [{elapsed_precise}] {msg}")
 }

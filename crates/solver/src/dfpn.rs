@@ -91,11 +91,7 @@ impl<'a> Dfpn<'a> {
             Verdict::GameOver | Verdict::DoubleThreat | Verdict::UnstoppableThreat => {
                 (Pn::INF, Pn::ZERO)
             }
-            Verdict::MustCapture(target) => {
-                let mut captures = 0;
-                position.for_each_step(|step| captures += u32::from(u32::from(step.to) == target));
-                (Pn::ONE, Pn::new(captures))
-            }
+            Verdict::MustCapture { captures, .. } => (Pn::ONE, Pn::new(captures)),
             Verdict::Open => (Pn::ONE, Pn::new(position.move_count())),
         }
     }
@@ -144,10 +140,8 @@ impl<'a> Dfpn<'a> {
             .unwrap_or_default();
         children.clear();
         position.for_each_step(|step| {
-            if let Verdict::MustCapture(target) = verdict {
-                if u32::from(step.to) != target {
-                    return;
-                }
+            if !verdict.allows(step) {
+                return;
             }
             let child = position.play_step(step);
             let key = Key::of(&child);

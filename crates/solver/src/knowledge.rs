@@ -8,7 +8,7 @@
 //! - otherwise each such enemy piece must be captured at once: two of them lose,
 //!   and with one, only the captures of that piece are worth searching.
 
-use breakthrough_engine::{Bitboard, Color, Position};
+use breakthrough_engine::{Bitboard, Color, Position, Step};
 
 /// What the knowledge says of a position, from the side to move's point of view.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -21,9 +21,9 @@ pub enum Verdict {
     DoubleThreat,
     /// One enemy piece one step from its goal that nothing can capture.
     UnstoppableThreat,
-    /// One enemy piece one step from its goal: only capturing it (on this bit index)
-    /// can save the side to move.
-    MustCapture(u32),
+    /// One enemy piece one step from its goal: only capturing it (on bit index
+    /// `target`, with one of `captures` moves) can save the side to move.
+    MustCapture { target: u32, captures: u32 },
     /// Nothing decided: search every move.
     Open,
 }
@@ -34,7 +34,16 @@ impl Verdict {
         match self {
             Verdict::WinInOne => Some(true),
             Verdict::GameOver | Verdict::DoubleThreat | Verdict::UnstoppableThreat => Some(false),
-            Verdict::MustCapture(_) | Verdict::Open => None,
+            Verdict::MustCapture { .. } | Verdict::Open => None,
+        }
+    }
+
+    /// Whether a move is worth searching: under a threat only its captures are.
+    #[inline]
+    pub fn allows(self, step: Step) -> bool {
+        match self {
+            Verdict::MustCapture { target, .. } => u32::from(step.to) == target,
+            _ => true,
         }
     }
 }
@@ -63,10 +72,10 @@ pub fn classify(position: &Position) -> Verdict {
         0 => Verdict::Open,
         1 => {
             let target = threats.first().unwrap_or(0);
-            let mut can_capture = false;
-            position.for_each_step(|step| can_capture |= u32::from(step.to) == target);
-            if can_capture {
-                Verdict::MustCapture(target)
+            let mut captures = 0;
+            position.for_each_step(|step| captures += u32::from(u32::from(step.to) == target));
+            if captures > 0 {
+                Verdict::MustCapture { target, captures }
             } else {
                 Verdict::UnstoppableThreat
             }
@@ -92,7 +101,7 @@ impl KnowledgeStats {
             Verdict::WinInOne => self.win_in_one += 1,
             Verdict::DoubleThreat => self.double_threat += 1,
             Verdict::UnstoppableThreat => self.unstoppable_threat += 1,
-            Verdict::MustCapture(_) => self.must_capture += 1,
+            Verdict::MustCapture { .. } => self.must_capture += 1,
             Verdict::Open => {}
         }
     }

@@ -6,7 +6,7 @@
 
 use breakthrough_engine::{Position, Step, MAX_MOVES};
 
-use crate::knowledge::{classify, Verdict};
+use crate::knowledge::classify;
 use crate::limits::Budget;
 use crate::{Key, KnowledgeStats, Pn, Progress, Stop, Table};
 
@@ -73,10 +73,8 @@ impl<'a> Reference<'a> {
         let mut steps = [Step { from: 0, to: 0 }; MAX_MOVES];
         let mut count = 0;
         position.for_each_step(|step| {
-            if let Verdict::MustCapture(target) = verdict {
-                if u32::from(step.to) != target {
-                    return;
-                }
+            if !verdict.allows(step) {
+                return;
             }
             steps[count] = step;
             count += 1;

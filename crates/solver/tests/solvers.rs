@@ -205,10 +205,16 @@ fn knowledge_agrees_with_the_rules_only_search() {
                 assert_eq!(wins, truth, "{verdict:?} in {position}");
                 decided += 1;
             }
-            if let breakthrough_solver::knowledge::Verdict::MustCapture(target) = verdict {
+            if let breakthrough_solver::knowledge::Verdict::MustCapture { captures, .. } = verdict {
                 // Every move but the captures of the threat loses.
+                let allowed = position
+                    .steps()
+                    .into_iter()
+                    .filter(|&s| verdict.allows(s))
+                    .count();
+                assert_eq!(allowed as u32, captures, "{position}");
                 for step in position.steps() {
-                    if u32::from(step.to) != target {
+                    if !verdict.allows(step) {
                         assert!(
                             rules_only_wins(&position.play_step(step), &mut memo),
                             "{position}"
