@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Solves the start position of each board with the default settings and writes
-# results/<board>.json. Usage: scripts/solve-results.sh [BOARD ...]
+# Solves the start position of each board with the default settings, writes
+# results/<board>.json and its proof certificate results/<board>.cert, and verifies
+# the certificate. A certificate over 50 MiB is not kept (the JSON still records its
+# size); rerun the solve with --proof to get it.
+# Usage: scripts/solve-results.sh [BOARD ...]
 # Without boards: every board of the results table (6x5 last; it takes long).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,14 +11,22 @@ boards=("$@")
 if [ ${#boards[@]} -eq 0 ]; then
   boards=(3x4 4x4 5x4 6x4 7x4 3x5 4x5 3x6 4x6 3x7 5x5 6x5)
 fi
+max_bytes=$((50 * 1024 * 1024))
 cargo build --release --quiet
 mkdir -p results
 for board in "${boards[@]}"; do
   echo "== $board" >&2
   status=0
-  ./target/release/breakthrough solve "$board" --quiet --out "results/$board.json" || status=$?
+  ./target/release/breakthrough solve "$board" --quiet \
+    --out "results/$board.json" --proof "results/$board.cert" || status=$?
   if [ "$status" -ne 0 ]; then
     echo "solve $board did not finish (exit $status)" >&2
     exit "$status"
+  fi
+  ./target/release/breakthrough verify "results/$board.cert"
+  size=$(wc -c < "results/$board.cert")
+  if [ "$size" -gt "$max_bytes" ]; then
+    echo "results/$board.cert has $size bytes, over 50 MiB: not kept" >&2
+    rm "results/$board.cert"
   fi
 done

@@ -1,7 +1,8 @@
 //! `breakthrough`: solve, count and show Breakthrough positions on any `W`x`H` board.
 //!
 //! Machine output (JSON) goes to stdout; progress and logs go to stderr. Exit codes:
-//! 0 success, 1 failure, 2 bad input, 3 stopped by a limit or Ctrl-C (solve).
+//! 0 success, 1 failure, 2 bad input, 3 stopped by a limit or Ctrl-C (solve), 4 a
+//! certificate that does not hold (verify).
 
 /// `println!` for results: a closed stdout (as in `| head`) ends the program quietly
 /// instead of panicking.
@@ -31,7 +32,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// Breakthrough on small boards: perft, diagrams, benchmarks and solving.
+/// Breakthrough on small boards: solving with proof certificates, verifying,
+/// perft, diagrams and benchmarks.
 ///
 /// Boards are written WxH, columns x rows, as in the literature: 6x5 is 6 columns by
 /// 5 rows. Positions use the text format of RULES.md, for example
@@ -47,6 +49,8 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Solve(commands::solve::SolveArgs),
+    Verify(commands::verify::VerifyArgs),
+    Inspect(commands::inspect::InspectArgs),
     Perft(commands::perft::PerftArgs),
     Show(commands::show::ShowArgs),
     Bench(commands::bench::BenchArgs),
@@ -61,6 +65,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(args) => commands::solve::run(args),
+        Command::Verify(args) => commands::verify::run(args),
+        Command::Inspect(args) => commands::inspect::run(args),
         Command::Perft(args) => commands::perft::run(args),
         Command::Show(args) => commands::show::run(args),
         Command::Bench(args) => commands::bench::run(args),

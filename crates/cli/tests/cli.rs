@@ -276,3 +276,104 @@ fn perft_past_the_longest_game_is_zero_at_once() {
     let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
     assert_eq!(json["nodes"], 0);
 }
+
+/// A scratch directory of this test process.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("bt-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn solve_proof_then_verify_and_inspect() {
+    let dir = scratch("proof");
+    let proof = dir.join("4x5.cert");
+    let out = dir.join("4x5.json");
+    let (p, o) = (proof.to_str().unwrap(), out.to_str().unwrap());
+    let (code, json) = solve_json(&["4x5", "--proof", p, "--out", o]);
+    assert_eq!(code, Some(0));
+    let bytes = std::fs::read(&proof).unwrap();
+    assert_eq!(json["proof"]["file"], "4x5.cert");
+    assert_eq!(json["proof"]["bytes"], bytes.len());
+    assert!(json["proof"]["positions"].as_u64().unwrap() > 1000);
+    let line = json["principal_variation"].as_array().unwrap();
+    assert_eq!(line.len() as u64, json["proof"]["height"].as_u64().unwrap());
+    let root_moves = json["root_moves"].as_array().unwrap();
+    assert_eq!(root_moves.len(), 10);
+    assert!(root_moves.iter().all(|m| m["outcome"] == "loss"));
+
+    let output = run(&["verify", p, "--json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(report["valid"], true);
+    assert_eq!(report["winner"], "black");
+    assert_eq!(report["positions"], json["proof"]["positions"]);
+    assert_eq!(report["height"], json["proof"]["height"]);
+    let output = run(&["verify", p]);
+    assert!(stdout(&output).contains("the proof holds"));
+
+    let output = run(&["inspect", o, "--proof", p]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    for words in [
+        "second player (black) wins",
+        "a2-a3 loss",
+        "main line (",
+        "black has won.",
+        "the proof holds",
+        "positions by ply",
+    ] {
+        assert!(text.contains(words), "inspect lacks {words}: {text}");
+    }
+
+    // Damage: one flipped byte, a truncated file, another file altogether.
+    let damaged = dir.join("damaged.cert");
+    for (i, cut) in [
+        (bytes.len() / 2, None),
+        (10, None),
+        (0, Some(bytes.len() - 9)),
+    ] {
+        let mut copy = bytes.clone();
+        copy[i] ^= 0x20;
+        if let Some(len) = cut {
+            copy = bytes[..len].to_vec();
+        }
+        std::fs::write(&damaged, &copy).unwrap();
+        let output = run(&["verify", damaged.to_str().unwrap()]);
+        let err = stderr(&output);
+        assert_eq!(output.status.code(), Some(4), "{err}");
+        assert!(
+            err.starts_with("error: ") && err.lines().count() == 1,
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+        let output = run(&["inspect", o, "--proof", damaged.to_str().unwrap()]);
+        assert_eq!(output.status.code(), Some(4));
+    }
+    let output = run(&["verify", o]);
+    assert_eq!(output.status.code(), Some(4));
+    assert!(stderr(&output).contains("not a proof certificate"));
+    // A valid proof of another position does not pass for this result.
+    let other = dir.join("3x5.cert");
+    solve_json(&["3x5", "--proof", other.to_str().unwrap()]);
+    let output = run(&["inspect", o, "--proof", other.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(4));
+    assert!(stderr(&output).contains("not the result's position"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn verify_and_inspect_bad_input() {
+    let output = run(&["verify", "/nonexistent/p.cert"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("cannot read"));
+    let dir = scratch("inspect");
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, "{\"board\": \"5x5\"}").unwrap();
+    assert_input_error(&["inspect", bad.to_str().unwrap()], "not a solve result");
+    assert_input_error(
+        &["solve", "4x4", "--proof", "/nonexistent-dir/p.cert"],
+        "no such directory",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

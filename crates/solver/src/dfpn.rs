@@ -13,7 +13,7 @@ use breakthrough_engine::{Position, Step, MAX_MOVES};
 
 use crate::knowledge::{classify, Verdict};
 use crate::limits::Budget;
-use crate::{Key, KnowledgeStats, Pn, Progress, Stop, Table};
+use crate::{Key, KnowledgeStats, Phase, Pn, Progress, Stop, Table};
 
 /// A child of the node being searched.
 #[derive(Clone, Copy)]
@@ -37,6 +37,8 @@ pub(crate) struct Dfpn<'a> {
     /// `1/epsilon` of the 1+epsilon trick.
     pub inverse_epsilon: u32,
     pub root_numbers: (Pn, Pn),
+    /// What the search is for, as progress reports say.
+    pub phase: Phase,
     /// Child lists, one per depth, reused so that the search does not allocate.
     frames: Vec<Vec<Child>>,
     observer: &'a mut dyn FnMut(&Progress),
@@ -55,6 +57,7 @@ impl<'a> Dfpn<'a> {
             knowledge: KnowledgeStats::default(),
             inverse_epsilon,
             root_numbers: (Pn::ONE, Pn::ONE),
+            phase: Phase::Search,
             frames: Vec::new(),
             observer,
         }
@@ -98,7 +101,7 @@ impl<'a> Dfpn<'a> {
 
     /// The figures now.
     pub fn progress(&self) -> Progress {
-        Progress::snapshot(&self.budget, self.root_numbers, &self.table)
+        Progress::snapshot(&self.budget, self.root_numbers, &self.table, self.phase)
     }
 
     fn report(&mut self) {
@@ -109,7 +112,7 @@ impl<'a> Dfpn<'a> {
     /// The multiple iterative deepening step of df-pn: searches `position` until its
     /// `phi >= th_phi` or `delta >= th_delta`; returns its numbers and, when proven
     /// won, the move that wins.
-    fn mid(
+    pub(crate) fn mid(
         &mut self,
         depth: usize,
         position: &Position,

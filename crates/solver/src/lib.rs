@@ -6,6 +6,10 @@
 //!   exact endgame knowledge; the baseline, and the check on df-pn's search. (The
 //!   knowledge itself is checked against a rules-only search in the tests.)
 //!
+//! With [`SolveOptions::proof`], a solved position also gets a [`Certificate`]: the
+//! winner's strategy written out in full, which [`Certificate::verify`] checks with
+//! the rules alone (see [`certificate`]).
+//!
 //! Both keep a bounded [`Table`] whose entries verify their whole key, so a hash
 //! collision can never turn into a wrong proof; a position and its mirror image share
 //! an entry. Limits ([`Limits`]) give an unknown result, never a wrong one.
@@ -21,6 +25,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod certificate;
 mod dfpn;
 mod key;
 pub mod knowledge;
@@ -32,11 +37,13 @@ mod table;
 
 use breakthrough_engine::Position;
 
+pub use certificate::extract::{ExtractError, Proof};
+pub use certificate::{Certificate, FormatError, VerifyError, VerifyReport};
 pub use key::Key;
 pub use knowledge::KnowledgeStats;
 pub use limits::{Limits, Stop};
 pub use pn::Pn;
-pub use solution::{Progress, SearchStats, Solution};
+pub use solution::{Phase, Progress, RootMove, SearchStats, Solution};
 pub use table::{Table, TableStats};
 
 use limits::Budget;
@@ -70,6 +77,8 @@ pub struct SolveOptions {
     pub limits: Limits,
     /// `1/epsilon` for df-pn's 1+epsilon trick (4 means epsilon = 1/4).
     pub inverse_epsilon: u32,
+    /// Extract a certificate after a successful solve (see [`certificate`]).
+    pub proof: bool,
 }
 
 impl Default for SolveOptions {
@@ -79,6 +88,7 @@ impl Default for SolveOptions {
             table_mb: 64,
             limits: Limits::default(),
             inverse_epsilon: 4,
+            proof: false,
         }
     }
 }
@@ -91,15 +101,12 @@ pub fn solve(
 ) -> Solution {
     let table = Table::with_megabytes(options.table_mb);
     let budget = Budget::new(options.limits.clone());
-    let to_move = position.to_move();
-    let (outcome, stats) = match options.algorithm {
+    let (outcome, stats, table) = match options.algorithm {
         Algorithm::Dfpn => {
             let mut search = dfpn::Dfpn::new(table, budget, options.inverse_epsilon, observer);
             let outcome = search.solve_root(position);
-            (
-                outcome,
-                SearchStats::new(search.progress(), search.knowledge),
-            )
+            let stats = SearchStats::new(search.progress(), search.knowledge);
+            (outcome, stats, search.table)
         }
         Algorithm::Reference => {
             let mut search = reference::Reference::new(table, budget, observer);
@@ -109,26 +116,87 @@ pub fn solve(
                 Ok((false, _)) => (Pn::INF, Pn::ZERO),
                 Err(_) => (Pn::ONE, Pn::ONE),
             };
-            (
-                outcome,
-                SearchStats::new(search.progress(root), search.knowledge),
-            )
+            let stats = SearchStats::new(search.progress(root), search.knowledge);
+            (outcome, stats, search.table)
         }
     };
-    match outcome {
-        Ok((wins, best)) => Solution {
-            position: *position,
-            winner: Some(if wins { to_move } else { to_move.opponent() }),
-            best_move: best.map(|step| position.to_move_text(step)),
-            stopped: None,
-            stats,
-        },
-        Err(stop) => Solution {
-            position: *position,
-            winner: None,
-            best_move: None,
-            stopped: Some(stop),
-            stats,
-        },
+    let to_move = position.to_move();
+    let (wins, best) = match outcome {
+        Ok(result) => result,
+        Err(stop) => {
+            return Solution {
+                position: *position,
+                winner: None,
+                best_move: None,
+                stopped: Some(stop),
+                stats,
+                root_moves: root_moves(position, &table, None),
+                proof: None,
+            }
+        }
+    };
+    let winner = if wins { to_move } else { to_move.opponent() };
+    let mut table = table;
+    let mut proof = None;
+    if options.proof {
+        // Only a stop flag applies: the extraction is short next to the solve, and a
+        // limit would throw away a finished solve's proof.
+        let limits = Limits {
+            stop: options.limits.stop.clone(),
+            ..Limits::default()
+        };
+        let mut search = dfpn::Dfpn::new(
+            table,
+            Budget::new(limits),
+            options.inverse_epsilon,
+            observer,
+        );
+        search.phase = Phase::Proof;
+        proof = Some(certificate::extract::extract(&mut search, position, winner));
+        table = search.table;
     }
+    Solution {
+        position: *position,
+        winner: Some(winner),
+        best_move: best.map(|step| position.to_move_text(step)),
+        stopped: None,
+        stats,
+        root_moves: root_moves(position, &table, Some((wins, best))),
+        proof,
+    }
+}
+
+/// The root's moves with the outcomes the search proved: all of them lose when the
+/// root is lost; otherwise the best move wins, and the table may know others.
+fn root_moves(
+    position: &Position,
+    table: &Table,
+    outcome: Option<(bool, Option<breakthrough_engine::Step>)>,
+) -> Vec<RootMove> {
+    let mover = position.to_move();
+    position
+        .steps()
+        .into_iter()
+        .map(|step| {
+            let child = position.play_step(step);
+            let key = Key::of(&child);
+            let wins = match (outcome, child.winner()) {
+                (_, Some(winner)) => Some(winner == mover),
+                (Some((false, _)), _) => Some(false),
+                (Some((true, Some(best))), _) if best == step => Some(true),
+                _ => knowledge::classify(&child)
+                    .side_to_move_wins()
+                    .or_else(|| match table.probe(&key, key.hash()) {
+                        Some((phi, _)) if phi == Pn::ZERO => Some(true),
+                        Some((_, delta)) if delta == Pn::ZERO => Some(false),
+                        _ => None,
+                    })
+                    .map(|child_wins| !child_wins),
+            };
+            RootMove {
+                mv: position.to_move_text(step),
+                wins,
+            }
+        })
+        .collect()
 }

@@ -8,7 +8,7 @@ use breakthrough_engine::{Position, Step, MAX_MOVES};
 
 use crate::knowledge::classify;
 use crate::limits::Budget;
-use crate::{Key, KnowledgeStats, Pn, Progress, Stop, Table};
+use crate::{Key, KnowledgeStats, Phase, Pn, Progress, Stop, Table};
 
 pub(crate) struct Reference<'a> {
     pub table: Table,
@@ -53,7 +53,7 @@ impl<'a> Reference<'a> {
 
     /// The figures now, with the root's numbers as given.
     pub fn progress(&self, root: (Pn, Pn)) -> Progress {
-        Progress::snapshot(&self.budget, root, &self.table)
+        Progress::snapshot(&self.budget, root, &self.table, Phase::Search)
     }
 
     /// Whether the side to move wins.

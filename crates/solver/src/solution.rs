@@ -2,6 +2,7 @@
 
 use breakthrough_engine::{Color, Move, Position};
 
+use crate::certificate::extract::{ExtractError, Proof};
 use crate::limits::Budget;
 use crate::{KnowledgeStats, Pn, Stop, Table, TableStats};
 
@@ -22,9 +23,20 @@ pub struct SearchStats {
     pub knowledge: KnowledgeStats,
 }
 
+/// What a running search is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Solving the position.
+    Search,
+    /// Writing out the proof, re-proving what the table has lost.
+    Proof,
+}
+
 /// Progress of a running search, handed to an observer now and then.
 #[derive(Clone, Copy, Debug)]
 pub struct Progress {
+    pub phase: Phase,
+    /// Nodes of this phase.
     pub nodes: u64,
     pub seconds: f64,
     pub root_proof: Pn,
@@ -34,8 +46,14 @@ pub struct Progress {
 
 impl Progress {
     /// The figures of a search now, with the root's numbers as last seen.
-    pub(crate) fn snapshot(budget: &Budget, root: (Pn, Pn), table: &Table) -> Progress {
+    pub(crate) fn snapshot(
+        budget: &Budget,
+        root: (Pn, Pn),
+        table: &Table,
+        phase: Phase,
+    ) -> Progress {
         Progress {
+            phase,
             nodes: budget.nodes(),
             seconds: budget.elapsed().as_secs_f64(),
             root_proof: root.0,
@@ -71,6 +89,19 @@ pub struct Solution {
     /// Why the search stopped early, if it did.
     pub stopped: Option<Stop>,
     pub stats: SearchStats,
+    /// Each legal move at the root with its outcome for the side playing it, as far
+    /// as the search proved it (a won root proves one winning move, not all).
+    pub root_moves: Vec<RootMove>,
+    /// The certificate, when asked for and the position was solved.
+    pub proof: Option<Result<Proof, ExtractError>>,
+}
+
+/// A move at the root and what it leads to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootMove {
+    pub mv: Move,
+    /// Whether the side playing it wins; `None` when the search did not prove it.
+    pub wins: Option<bool>,
 }
 
 impl Solution {

@@ -318,3 +318,109 @@ fn progress_is_reported_on_long_searches() {
     assert!(solution.is_solved());
     assert!(reports > 3, "{reports}");
 }
+
+/// Solves with a certificate and checks it: it verifies with the rules alone, claims
+/// the solver's winner for the position solved, and its main line is a legal game
+/// that the winner wins, as long as the proof's longest game.
+fn check_certificate(solution: &Solution) {
+    let position = &solution.position;
+    let proof = solution
+        .proof
+        .as_ref()
+        .expect("asked for")
+        .as_ref()
+        .unwrap_or_else(|e| panic!("{position}: {e}"));
+    let report = proof
+        .certificate
+        .verify()
+        .unwrap_or_else(|e| panic!("{position}: {e}"));
+    assert_eq!(report.root, *position);
+    assert_eq!(Some(report.winner), solution.winner, "{position}");
+    assert_eq!(report.height, proof.height, "{position}");
+    assert_eq!(proof.principal_variation.len() as u32, proof.height);
+    let mut end = *position;
+    for mv in &proof.principal_variation {
+        end = end.try_play(*mv).expect("main line is legal");
+    }
+    assert_eq!(end.winner(), solution.winner, "{position}");
+}
+
+#[test]
+fn certificates_verify_on_random_positions() {
+    let mut rng = fastrand::Rng::with_seed(77);
+    let mut checked = 0;
+    for size in ["5x5", "6x4", "4x6", "6x5", "7x7", "8x8"] {
+        let board: Board = size.parse().unwrap();
+        for attempt in 0..60 {
+            let position = if attempt % 2 == 0 {
+                random_game_position(
+                    board,
+                    rng.u32(board.squares() / 2..board.squares()),
+                    &mut rng,
+                )
+            } else {
+                random_endgame(board, &mut rng)
+            };
+            let Some(position) = position else { continue };
+            let options = SolveOptions {
+                proof: true,
+                ..options(Algorithm::Dfpn, Some(50_000))
+            };
+            let solution = solve(&position, &options, &mut |_| {});
+            if solution.is_solved() {
+                check_certificate(&solution);
+                checked += 1;
+            } else {
+                assert!(solution.proof.is_none());
+            }
+        }
+    }
+    assert!(checked >= 150, "{checked}");
+}
+
+#[test]
+fn certificates_survive_a_tiny_table_and_come_from_either_algorithm() {
+    // With 1 MiB, most of the proof is evicted and must be proven again.
+    for (size, algorithm, table_mb) in [
+        ("3x6", Algorithm::Dfpn, 1),
+        ("3x5", Algorithm::Dfpn, 1),
+        ("4x5", Algorithm::Reference, 16),
+        ("3x6", Algorithm::Reference, 1),
+    ] {
+        let start = Position::start(size.parse().unwrap());
+        let options = SolveOptions {
+            table_mb,
+            proof: true,
+            ..options(algorithm, None)
+        };
+        let solution = solve(&start, &options, &mut |_| {});
+        check_certificate(&solution);
+    }
+}
+
+#[test]
+fn root_moves_are_proven_where_claimed() {
+    let mut memo = HashMap::new();
+    for size in ["3x5", "3x6", "4x4"] {
+        let start = Position::start(size.parse().unwrap());
+        let solution = run(&start, Algorithm::Dfpn, None);
+        assert_eq!(solution.root_moves.len(), start.steps().len());
+        for root_move in &solution.root_moves {
+            let after = start.play(root_move.mv);
+            if let Some(wins) = root_move.wins {
+                assert_eq!(
+                    wins,
+                    !rules_only_wins(&after, &mut memo),
+                    "{size} {}",
+                    root_move.mv
+                );
+            }
+        }
+        let winning = solution.root_moves.iter().filter(|m| m.wins == Some(true));
+        assert_eq!(
+            winning.count() > 0,
+            solution.winner == Some(Color::White),
+            "{size}"
+        );
+    }
+}

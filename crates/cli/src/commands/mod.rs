@@ -2,6 +2,8 @@
 
 pub mod bench;
 pub mod bench_solve;
+pub mod inspect;
 pub mod perft;
 pub mod show;
 pub mod solve;
+pub mod verify;

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use breakthrough_engine::{Color, Position};
-use breakthrough_solver::{solve, Algorithm, Limits, Pn, Solution, SolveOptions};
+use breakthrough_solver::{solve, Algorithm, Limits, Phase, Pn, Proof, Solution, SolveOptions};
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
 
@@ -48,6 +48,11 @@ pub struct SolveArgs {
     /// Also write the JSON object to this file (atomically: written, then renamed).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+
+    /// Also write a proof certificate of the result to this file, for `breakthrough
+    /// verify` (extracted after the solve; it records the winner's strategy in full).
+    #[arg(long, value_name = "FILE")]
+    pub proof: Option<PathBuf>,
 
     /// No progress bar.
     #[arg(long, short = 'q')]
@@ -93,18 +98,9 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         }
     }
     // A result can take hours: find out now, not after, that it cannot be saved.
-    if let Some(path) = &args.out {
-        let dir = path
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        if !dir.is_dir() {
-            return Err(InputError(anyhow::anyhow!(
-                "--out {}: no such directory {}",
-                path.display(),
-                dir.display()
-            ))
-            .into());
+    for (flag, path) in [("--out", &args.out), ("--proof", &args.proof)] {
+        if let Some(path) = path {
+            check_directory(flag, path)?;
         }
     }
     let stop = Arc::new(AtomicBool::new(false));
@@ -123,13 +119,18 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             time_limit,
             stop: Some(stop),
         },
+        proof: args.proof.is_some(),
         ..SolveOptions::default()
     };
 
     let bar = progress::spinner(args.quiet);
     let solution = solve(&position, &options, &mut |p| {
+        let phase = match p.phase {
+            Phase::Search => "",
+            Phase::Proof => "writing the proof: ",
+        };
         bar.set_message(format!(
-            "{} nodes ({}/s), root proof/disproof {}/{}, table {:.0}% full",
+            "{phase}{} nodes ({}/s), root proof/disproof {}/{}, table {:.0}% full",
             human(p.nodes as f64),
             human(p.nodes as f64 / p.seconds.max(1e-9)),
             p.root_proof,
@@ -140,16 +141,34 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     });
     bar.finish_and_clear();
 
+    // The certificate first: the JSON records its size.
+    let proof_bytes = match &solution.proof {
+        Some(Ok(proof)) => proof.certificate.to_bytes(),
+        _ => Vec::new(),
+    };
+    let certificate = match (&args.proof, &solution.proof) {
+        (Some(path), Some(Ok(proof))) => Some((path.as_path(), proof, proof_bytes.len())),
+        _ => None,
+    };
     // Show the result before saving it, so that a failed write loses nothing.
-    let report = report(&solution, &options);
+    let report = report(&solution, &options, certificate);
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        print_summary(&solution, &options);
+        print_summary(&solution, &options, certificate);
     }
     if let Some(path) = &args.out {
-        write_atomically(path, &report)
+        let mut text = serde_json::to_string_pretty(&report)?;
+        text.push('\n');
+        write_atomically(path, text.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some((path, _, _)) = certificate {
+        write_atomically(path, &proof_bytes)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(Err(err)) = &solution.proof {
+        return Err(anyhow::anyhow!("no certificate written: {err}"));
     }
     Ok(if solution.is_solved() {
         ExitCode::SUCCESS
@@ -199,8 +218,44 @@ fn verdict(solution: &Solution) -> String {
     }
 }
 
-fn report(solution: &Solution, options: &SolveOptions) -> Value {
+/// The certificate written: its path, the proof, and its size in bytes.
+type Written<'a> = Option<(&'a Path, &'a Proof, usize)>;
+
+fn outcome_name(wins: Option<bool>) -> &'static str {
+    match wins {
+        Some(true) => "win",
+        Some(false) => "loss",
+        None => "unproven",
+    }
+}
+
+fn report(solution: &Solution, options: &SolveOptions, certificate: Written) -> Value {
     let stats = &solution.stats;
+    let root_moves: Vec<Value> = solution
+        .root_moves
+        .iter()
+        .map(|m| json!({"move": m.mv.to_string(), "outcome": outcome_name(m.wins)}))
+        .collect();
+    let (principal_variation, proof) = match certificate {
+        Some((path, proof, bytes)) => (
+            json!(proof
+                .principal_variation
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()),
+            json!({
+                // The name only: the certificate is kept beside the JSON.
+                "file": path.file_name().map(|name| name.to_string_lossy()),
+                "format_version": 1,
+                "bytes": bytes,
+                "positions": proof.certificate.positions(),
+                "height": proof.height,
+                "extraction_nodes": proof.search_nodes,
+                "extraction_seconds": proof.seconds,
+            }),
+        ),
+        None => (Value::Null, Value::Null),
+    };
     let table = &stats.table;
     let k = &stats.knowledge;
     json!({
@@ -212,6 +267,9 @@ fn report(solution: &Solution, options: &SolveOptions) -> Value {
         "status": if solution.is_solved() { "solved" } else { "unknown" },
         "stopped_by": solution.stopped.map(|s| s.name()),
         "verdict": verdict(solution),
+        "root_moves": root_moves,
+        "principal_variation": principal_variation,
+        "proof": proof,
         "stats": {
             "nodes": stats.nodes,
             "seconds": stats.seconds,
@@ -247,7 +305,7 @@ fn report(solution: &Solution, options: &SolveOptions) -> Value {
     })
 }
 
-fn print_summary(solution: &Solution, options: &SolveOptions) {
+fn print_summary(solution: &Solution, options: &SolveOptions, certificate: Written) {
     let stats = &solution.stats;
     outln!("board      {}", solution.position.board());
     outln!("position   {}", solution.position);
@@ -270,17 +328,48 @@ fn print_summary(solution: &Solution, options: &SolveOptions) {
         options.table_mb,
         100.0 * stats.table.used as f64 / stats.table.capacity.max(1) as f64
     );
+    if let Some((path, proof, bytes)) = certificate {
+        let line: Vec<String> = proof
+            .principal_variation
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        outln!("main line  {} ({} plies)", line.join(" "), line.len());
+        outln!(
+            "proof      {}: {} positions, {} bytes, longest game {} plies; extracted in {:.2} s",
+            path.display(),
+            proof.certificate.positions(),
+            bytes,
+            proof.height,
+            proof.seconds
+        );
+    }
 }
 
-/// Writes `value` to `path` through a temporary file beside it, so that the file is
+/// Refuses a path whose directory does not exist.
+fn check_directory(flag: &str, path: &Path) -> Result<(), InputError> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if dir.is_dir() {
+        Ok(())
+    } else {
+        Err(InputError(anyhow::anyhow!(
+            "{flag} {}: no such directory {}",
+            path.display(),
+            dir.display()
+        )))
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file beside it, so that the file is
 /// either the old one or the whole new one, never half written.
-fn write_atomically(path: &Path, value: &Value) -> anyhow::Result<()> {
+fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
-    let mut text = serde_json::to_string_pretty(value)?;
-    text.push('\n');
-    std::fs::write(&tmp, text)?;
+    std::fs::write(&tmp, bytes)?;
     std::fs::rename(&tmp, path)?;
     Ok(())
 }

@@ -1,0 +1,234 @@
+//! `breakthrough inspect`: a researcher's view of a solve result (and its certificate).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use breakthrough_engine::Position;
+use breakthrough_solver::Certificate;
+use clap::Args;
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::commands::verify::print_report;
+use crate::InputError;
+
+/// Show a result written by `solve --out`: the verdict, every root move with its
+/// outcome, the main line as diagrams, and the search's figures.
+///
+/// With --proof, the certificate is also verified (rules only) and described: its
+/// size, positions by depth, and branching. Exit code 4 when that proof fails.
+#[derive(Debug, Args)]
+pub struct InspectArgs {
+    /// A result JSON file from `solve --out`.
+    pub result: PathBuf,
+
+    /// The certificate written with it (`solve --proof`), to verify and describe.
+    #[arg(long, value_name = "FILE")]
+    pub proof: Option<PathBuf>,
+
+    /// Diagrams side by side up to this many columns of text.
+    #[arg(long, default_value_t = 100, value_name = "COLS")]
+    pub width: usize,
+}
+
+/// The parts of a result file that `inspect` reads; other fields are shown as found.
+#[derive(Debug, Deserialize)]
+struct SolveResult {
+    board: String,
+    position: String,
+    verdict: String,
+    best_move: Option<String>,
+    #[serde(default)]
+    root_moves: Vec<RootMoveEntry>,
+    #[serde(default)]
+    principal_variation: Option<Vec<String>>,
+    #[serde(default)]
+    proof: Option<Value>,
+    stats: Value,
+    #[serde(default)]
+    solver: Value,
+}
+
+#[derive(Debug, Deserialize)]
+struct RootMoveEntry {
+    #[serde(rename = "move")]
+    mv: String,
+    outcome: String,
+}
+
+pub fn run(args: InspectArgs) -> anyhow::Result<ExitCode> {
+    let text = std::fs::read_to_string(&args.result)
+        .with_context(|| format!("cannot read {}", args.result.display()))?;
+    let result: SolveResult = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a solve result", args.result.display()))
+        .map_err(InputError)?;
+    let board = result
+        .board
+        .parse()
+        .with_context(|| format!("{}: bad board", args.result.display()))
+        .map_err(InputError)?;
+    let root = Position::parse_on(board, &result.position)
+        .with_context(|| format!("{}: bad position", args.result.display()))
+        .map_err(InputError)?;
+
+    outln!("board      {board}");
+    outln!("position   {root}");
+    outln!("result     {}", result.verdict);
+    if let Some(best) = &result.best_move {
+        outln!("best move  {best}");
+    }
+    if !result.root_moves.is_empty() {
+        let moves: Vec<String> = result
+            .root_moves
+            .iter()
+            .map(|m| format!("{} {}", m.mv, m.outcome))
+            .collect();
+        outln!("root moves {}", moves.join(", "));
+    }
+    print_stats(&result);
+
+    match &result.principal_variation {
+        Some(line) => print_line(&root, line, args.width)
+            .with_context(|| format!("{}: bad principal_variation", args.result.display()))
+            .map_err(InputError)?,
+        None => outln!("\n(no main line: the result was solved without --proof)"),
+    }
+
+    let Some(path) = &args.proof else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    outln!("\ncertificate {}", path.display());
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let report = match Certificate::from_bytes(&bytes)
+        .map_err(anyhow::Error::from)
+        .and_then(|c| c.verify().map_err(anyhow::Error::from))
+    {
+        Ok(report) => report,
+        Err(err) => {
+            eprintln!("error: {}: {err:#}", path.display());
+            return Ok(ExitCode::from(4));
+        }
+    };
+    if report.root != root {
+        eprintln!(
+            "error: {} proves {}, not the result's position",
+            path.display(),
+            report.root
+        );
+        return Ok(ExitCode::from(4));
+    }
+    print_report(&report, bytes.len());
+    outln!("verified   the proof holds");
+    outln!("positions by ply (first reached):");
+    let widest = report
+        .depth_histogram
+        .iter()
+        .copied()
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    for (ply, &count) in report.depth_histogram.iter().enumerate() {
+        let bar = "#".repeat(((count as f64 / widest as f64) * 50.0).ceil() as usize);
+        outln!("  {ply:>3} {count:>10} {bar}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The search's figures: whatever the result file holds, in a few lines.
+fn print_stats(result: &SolveResult) {
+    let stats = &result.stats;
+    let number = |value: &Value| match value {
+        Value::Number(n) if n.is_f64() => format!("{:.1}", n.as_f64().unwrap_or(0.0)),
+        Value::Number(n) => n.to_string(),
+        Value::String(s) => s.clone(),
+        Value::Null => "-".to_string(),
+        other => other.to_string(),
+    };
+    let seconds = stats["seconds"].as_f64().unwrap_or(0.0);
+    outln!(
+        "search     {} nodes in {seconds:.2} s ({:.2} M nodes/s), {} thread(s), {}",
+        number(&stats["nodes"]),
+        stats["nodes_per_second"].as_f64().unwrap_or(0.0) / 1e6,
+        number(&stats["threads"]),
+        number(&result.solver["algorithm"]),
+    );
+    outln!(
+        "root       proof {} / disproof {}; peak memory {} MiB",
+        number(&stats["root_proof"]),
+        number(&stats["root_disproof"]),
+        number(&stats["peak_memory_mb"]),
+    );
+    let table = &stats["table"];
+    outln!(
+        "table      {} MiB, {} of {} entries used ({:.1}%), {} replacements",
+        number(&table["megabytes"]),
+        number(&table["used"]),
+        number(&table["capacity"]),
+        100.0 * table["fill"].as_f64().unwrap_or(0.0),
+        number(&table["replacements"]),
+    );
+    for (name, title) in [("knowledge", "knowledge"), ("race", "race rules")] {
+        if let Some(counts) = stats[name].as_object() {
+            let parts: Vec<String> = counts
+                .iter()
+                .map(|(kind, count)| format!("{kind} {}", number(count)))
+                .collect();
+            outln!("{title:<10} {}", parts.join(", "));
+        }
+    }
+    if let Some(proof) = result.proof.as_ref().filter(|p| p.is_object()) {
+        outln!(
+            "proof      {}: {} bytes, {} positions, longest game {} plies",
+            number(&proof["file"]),
+            number(&proof["bytes"]),
+            number(&proof["positions"]),
+            number(&proof["height"]),
+        );
+    }
+}
+
+/// The main line replayed from the root, as diagrams side by side.
+fn print_line(root: &Position, line: &[String], width: usize) -> anyhow::Result<()> {
+    outln!("\nmain line ({} plies):", line.len());
+    let mut panels = vec![("start".to_string(), root.diagram())];
+    let mut position = *root;
+    for (ply, text) in line.iter().enumerate() {
+        let mv = position
+            .parse_move(text)
+            .with_context(|| format!("move {}", ply + 1))?;
+        position = position.play(mv);
+        panels.push((format!("{}. {mv}", ply + 1), position.diagram()));
+    }
+    let panel_width = panels
+        .iter()
+        .flat_map(|(title, diagram)| {
+            std::iter::once(title.len()).chain(diagram.lines().map(str::len))
+        })
+        .max()
+        .unwrap_or(0)
+        + 3;
+    let per_row = (width / panel_width).max(1);
+    for row in panels.chunks(per_row) {
+        outln!();
+        let mut lines = vec![String::new()];
+        for (title, _) in row {
+            lines[0].push_str(&format!("{title:<panel_width$}"));
+        }
+        for (i, (_, diagram)) in row.iter().enumerate() {
+            for (j, text) in diagram.lines().enumerate() {
+                if lines.len() <= j + 1 {
+                    lines.push(" ".repeat(i * panel_width));
+                }
+                lines[j + 1].push_str(&format!("{text:<panel_width$}"));
+            }
+        }
+        for text in lines {
+            outln!("{}", text.trim_end());
+        }
+    }
+    if let Some(winner) = position.winner() {
+        outln!("\n{winner} has won.");
+    }
+    Ok(())
+}

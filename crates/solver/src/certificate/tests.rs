@@ -1,0 +1,265 @@
+//! The verifier against certificates written by an independent, test-local prover,
+//! honest and tampered, and against damaged files.
+
+use std::collections::HashMap;
+
+use breakthrough_engine::{Color, Position, Step};
+
+use super::format::{replies_in_order, NodeWriter};
+use super::{Certificate, FormatError, VerifyError};
+use crate::{solve, SolveOptions};
+
+/// Whether the side to move wins, by exhaustive search over the rules alone.
+fn wins(position: &Position, memo: &mut HashMap<Position, bool>) -> bool {
+    if position.winner().is_some() {
+        return false;
+    }
+    if let Some(&known) = memo.get(position) {
+        return known;
+    }
+    let result = position
+        .steps()
+        .into_iter()
+        .any(|step| !wins(&position.play_step(step), memo));
+    memo.insert(*position, result);
+    result
+}
+
+/// A way to spoil a proof, applied at the `at`-th position of the kind it concerns.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Tamper {
+    None,
+    /// Claim one reply fewer and leave the last one out.
+    DropReply(usize),
+    /// Keep the count but leave the last reply's proof out.
+    DropReplyProof(usize),
+    /// Play a losing move instead of the winning one.
+    LosingMove(usize),
+    /// A transposition that names the wrong position.
+    WrongReference(usize),
+}
+
+/// A test-local prover: writes a proof by exhaustive search, with the format's
+/// writer but none of the solver's search or extraction.
+struct Prover {
+    winner: Color,
+    memo: HashMap<Position, bool>,
+    ids: HashMap<Position, u64>,
+    writer: NodeWriter,
+    tamper: Tamper,
+    /// Positions seen of each kind, to find the one to tamper with.
+    loser_seen: usize,
+    winner_seen: usize,
+    references: usize,
+    tampered: bool,
+}
+
+impl Prover {
+    fn prove(root: &Position, tamper: Tamper) -> (Certificate, bool) {
+        let mut memo = HashMap::new();
+        let winner = if wins(root, &mut memo) {
+            root.to_move()
+        } else {
+            root.to_move().opponent()
+        };
+        let mut prover = Prover {
+            winner,
+            memo,
+            ids: HashMap::new(),
+            writer: NodeWriter::default(),
+            tamper,
+            loser_seen: 0,
+            winner_seen: 0,
+            references: 0,
+            tampered: false,
+        };
+        prover.node(root);
+        let tampered = prover.tampered;
+        (Certificate::new(*root, winner, prover.writer), tampered)
+    }
+
+    fn node(&mut self, position: &Position) {
+        if position.winner().is_some() {
+            return;
+        }
+        if let Some(&id) = self.ids.get(position) {
+            self.references += 1;
+            if self.tamper == Tamper::WrongReference(self.references) && id > 0 {
+                self.tampered = true;
+                self.writer.refer(id - 1);
+            } else {
+                self.writer.refer(id);
+            }
+            return;
+        }
+        let id = self.writer.expand();
+        self.ids.insert(*position, id);
+        if position.to_move() == self.winner {
+            self.winner_seen += 1;
+            let steps = position.steps();
+            let good = |step: &Step, memo: &mut HashMap<Position, bool>| {
+                !wins(&position.play_step(*step), memo)
+            };
+            // Below a tampered move no winning move may exist: any move will do then.
+            let mut chosen = *steps
+                .iter()
+                .find(|s| good(s, &mut self.memo))
+                .unwrap_or(&steps[0]);
+            if self.tamper == Tamper::LosingMove(self.winner_seen) {
+                if let Some(bad) = steps.iter().find(|s| !good(s, &mut self.memo)) {
+                    self.tampered = true;
+                    chosen = *bad;
+                }
+            }
+            self.writer.winning_move(chosen);
+            self.node(&position.play_step(chosen));
+        } else {
+            self.loser_seen += 1;
+            let mut replies = replies_in_order(position);
+            let n = self.loser_seen;
+            let drop_proof = self.tamper == Tamper::DropReplyProof(n) && replies.len() > 1;
+            if self.tamper == Tamper::DropReply(n) {
+                self.tampered = true;
+                replies.pop();
+            }
+            self.writer.replies(replies.len() + usize::from(drop_proof));
+            if drop_proof {
+                self.tampered = true;
+                replies.pop();
+            }
+            for step in replies {
+                self.node(&position.play_step(step));
+            }
+        }
+    }
+}
+
+fn start(size: &str) -> Position {
+    Position::start(size.parse().unwrap())
+}
+
+fn extracted(position: &Position) -> Certificate {
+    let options = SolveOptions {
+        table_mb: 16,
+        proof: true,
+        ..SolveOptions::default()
+    };
+    let solution = solve(position, &options, &mut |_| {});
+    solution
+        .proof
+        .expect("asked for")
+        .expect("extracted")
+        .certificate
+}
+
+#[test]
+fn honest_proofs_verify_and_false_claims_fail() {
+    for size in ["3x4", "4x4", "5x4", "2x6", "3x5"] {
+        let root = start(size);
+        let (certificate, _) = Prover::prove(&root, Tamper::None);
+        let report = certificate
+            .verify()
+            .unwrap_or_else(|e| panic!("{size}: {e}"));
+        assert_eq!(report.positions, certificate.positions());
+        let other = certificate.winner().opponent();
+        assert!(
+            certificate.with_claimed_winner(other).verify().is_err(),
+            "{size}"
+        );
+        // The solver's own extraction, through the file format.
+        let mine = extracted(&root);
+        assert_eq!(mine.winner(), certificate.winner(), "{size}");
+        let read = Certificate::from_bytes(&mine.to_bytes()).unwrap();
+        assert_eq!(read, mine);
+        assert!(read.verify().is_ok(), "{size}");
+        assert!(read.with_claimed_winner(other).verify().is_err(), "{size}");
+    }
+}
+
+#[test]
+fn every_kind_of_tampering_fails() {
+    let root = start("4x4");
+    let mut caught = HashMap::new();
+    for at in 1..40 {
+        for tamper in [
+            Tamper::DropReply(at),
+            Tamper::DropReplyProof(at),
+            Tamper::LosingMove(at),
+            Tamper::WrongReference(at),
+        ] {
+            let (certificate, tampered) = Prover::prove(&root, tamper);
+            if !tampered {
+                continue;
+            }
+            let err = certificate.verify().expect_err(&format!("{tamper:?}"));
+            *caught.entry(std::mem::discriminant(&tamper)).or_insert(0) += 1;
+            // Through the file too: the checksum is right, the proof is not.
+            let read = Certificate::from_bytes(&certificate.to_bytes()).unwrap();
+            assert_eq!(read.verify(), Err(err));
+        }
+    }
+    assert_eq!(caught.len(), 4, "every kind tried");
+    assert!(caught.values().all(|&n| n >= 10), "{caught:?}");
+}
+
+#[test]
+fn damaged_files_are_rejected() {
+    for size in ["3x4", "4x4"] {
+        let bytes = extracted(&start(size)).to_bytes();
+        assert!(Certificate::from_bytes(&bytes).unwrap().verify().is_ok());
+        for i in 0..bytes.len() {
+            for flip in [0x01, 0x80, 0xff] {
+                let mut damaged = bytes.clone();
+                damaged[i] ^= flip;
+                let result = Certificate::from_bytes(&damaged).map(|c| c.verify());
+                assert!(
+                    !matches!(result, Ok(Ok(_))),
+                    "{size}: byte {i} ^ {flip:#x} accepted"
+                );
+            }
+        }
+        for len in 0..bytes.len() {
+            assert!(
+                Certificate::from_bytes(&bytes[..len]).is_err(),
+                "{size}: {len} bytes"
+            );
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert_eq!(Certificate::from_bytes(&longer), Err(FormatError::Checksum));
+        assert_eq!(
+            Certificate::from_bytes(b"{\"board\": \"5x5\"}"),
+            Err(FormatError::NotACertificate)
+        );
+    }
+}
+
+#[test]
+fn a_short_or_long_stream_fails() {
+    let certificate = extracted(&start("4x4"));
+    let mut short = certificate.clone();
+    short.stream.pop();
+    assert!(short.verify().is_err());
+    let mut long = certificate.clone();
+    long.stream.push(0);
+    assert_eq!(long.verify(), Err(VerifyError::TrailingBytes(1)));
+    let mut miscounted = certificate.clone();
+    miscounted.positions += 1;
+    assert!(matches!(
+        miscounted.verify(),
+        Err(VerifyError::PositionCount { .. })
+    ));
+}
+
+#[test]
+fn finished_roots_need_no_stream() {
+    // White has reached rank 4: the game is over, Black to move has lost.
+    let root: Position = "W2/3/BB1/3 b".parse().unwrap();
+    let certificate = extracted(&root);
+    assert_eq!(certificate.positions(), 0);
+    assert!(certificate.verify().is_ok());
+    assert!(certificate
+        .with_claimed_winner(Color::Black)
+        .verify()
+        .is_err());
+}

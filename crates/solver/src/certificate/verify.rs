@@ -1,0 +1,271 @@
+//! The checker: replays a certificate with the engine's rules and nothing else (no
+//! search, no endgame knowledge, no table).
+
+use breakthrough_engine::{Color, Position, Step};
+
+use super::format::replies_in_order;
+use super::Certificate;
+
+/// What a valid certificate contains.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyReport {
+    pub root: Position,
+    pub winner: Color,
+    /// Distinct positions checked (expanded in the certificate).
+    pub positions: u64,
+    /// Of those, positions where the winner moves (one move each).
+    pub winner_positions: u64,
+    /// Of those, positions where the loser moves (every reply each).
+    pub loser_positions: u64,
+    /// Loser replies checked, summed over the loser's positions.
+    pub loser_replies: u64,
+    /// Moves that lead back to a position proven elsewhere in the certificate.
+    pub transpositions: u64,
+    /// Moves that end the game (won by the winner).
+    pub finished_games: u64,
+    /// The longest game the proof allows, in plies: its depth.
+    pub height: u32,
+    /// Positions by the ply at which the certificate first reaches them.
+    pub depth_histogram: Vec<u64>,
+}
+
+impl VerifyReport {
+    /// The loser's mean number of legal moves at its positions in the proof.
+    pub fn loser_branching(&self) -> f64 {
+        self.loser_replies as f64 / self.loser_positions.max(1) as f64
+    }
+}
+
+/// Why a certificate does not prove what it claims.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum VerifyError {
+    #[error("the proof fails at ply {ply}, position {position}: {problem}")]
+    Invalid {
+        ply: u32,
+        position: String,
+        problem: Problem,
+    },
+    #[error("the proof is complete, but {0} bytes follow it")]
+    TrailingBytes(usize),
+    #[error("the header counts {header} positions, the proof has {found}")]
+    PositionCount { header: u64, found: u64 },
+}
+
+/// What is wrong at a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Problem {
+    #[error("the certificate ends here")]
+    EndOfStream,
+    #[error("a number in the node stream is malformed")]
+    BadNumber,
+    #[error("the winner's move {0} is not legal")]
+    IllegalMove(String),
+    #[error("the certificate answers {claimed} loser moves, there are {legal}")]
+    ReplyCount { claimed: u64, legal: usize },
+    #[error("the game is over and {0} has won")]
+    WrongWinner(Color),
+    #[error("the reply {0} wins for the loser")]
+    LoserWins(String),
+    #[error("a reference {back} positions back, but only {expanded} were expanded")]
+    BadReference { back: u64, expanded: u64 },
+    #[error("a reference to position #{0}, which is a different position")]
+    ReferenceMismatch(u64),
+    #[error("a reference to position #{0}, whose proof is not finished (circular)")]
+    CircularReference(u64),
+}
+
+/// Height marker of a position whose proof is still being checked.
+const IN_PROGRESS: u16 = 0x7fff;
+const BLACK_TO_MOVE: u16 = 0x8000;
+
+struct Checker<'a> {
+    stream: &'a [u8],
+    at: usize,
+    winner: Color,
+    /// Per expanded position: both armies, and the height (plus the side to move bit).
+    armies: Vec<[u64; 2]>,
+    heights: Vec<u16>,
+    report: VerifyReport,
+}
+
+impl Certificate {
+    /// Checks the proof with the rules alone: every position of the loser answers all
+    /// its legal moves, every move of the winner is legal, every game in the proof ends
+    /// won by the claimed winner, and every reference names the same position.
+    pub fn verify(&self) -> Result<VerifyReport, VerifyError> {
+        let mut checker = Checker {
+            stream: &self.stream,
+            at: 0,
+            winner: self.winner,
+            armies: Vec::new(),
+            heights: Vec::new(),
+            report: VerifyReport {
+                root: self.root,
+                winner: self.winner,
+                positions: 0,
+                winner_positions: 0,
+                loser_positions: 0,
+                loser_replies: 0,
+                transpositions: 0,
+                finished_games: 0,
+                height: 0,
+                depth_histogram: Vec::new(),
+            },
+        };
+        let height = match self.root.winner() {
+            Some(winner) if winner == self.winner => 0,
+            Some(winner) => {
+                return Err(VerifyError::Invalid {
+                    ply: 0,
+                    position: self.root.to_string(),
+                    problem: Problem::WrongWinner(winner),
+                })
+            }
+            None => checker.node(&self.root, 0)?,
+        };
+        if checker.at != self.stream.len() {
+            return Err(VerifyError::TrailingBytes(self.stream.len() - checker.at));
+        }
+        let mut report = checker.report;
+        if report.positions != self.positions {
+            return Err(VerifyError::PositionCount {
+                header: self.positions,
+                found: report.positions,
+            });
+        }
+        report.height = height;
+        Ok(report)
+    }
+}
+
+impl Checker<'_> {
+    fn byte(&mut self) -> Option<u8> {
+        let byte = *self.stream.get(self.at)?;
+        self.at += 1;
+        Some(byte)
+    }
+
+    fn number(&mut self) -> Result<u64, Problem> {
+        let mut rest = &self.stream[self.at..];
+        let before = rest.len();
+        let value = leb128::read::unsigned(&mut rest).map_err(|err| match err {
+            leb128::read::Error::IoError(_) => Problem::EndOfStream,
+            leb128::read::Error::Overflow => Problem::BadNumber,
+        })?;
+        self.at += before - rest.len();
+        Ok(value)
+    }
+
+    /// Checks the proof of an unfinished position reached at `ply`; returns its height.
+    fn node(&mut self, position: &Position, ply: u32) -> Result<u32, VerifyError> {
+        let fail = |problem| VerifyError::Invalid {
+            ply,
+            position: position.to_string(),
+            problem,
+        };
+        let tag = self.number().map_err(fail)?;
+        let armies = [
+            position.pieces(Color::White).0,
+            position.pieces(Color::Black).0,
+        ];
+        let side = if position.to_move() == Color::Black {
+            BLACK_TO_MOVE
+        } else {
+            0
+        };
+        if tag > 0 {
+            let expanded = self.armies.len() as u64;
+            let id = expanded
+                .checked_sub(tag)
+                .ok_or(fail(Problem::BadReference {
+                    back: tag,
+                    expanded,
+                }))?;
+            let height = self.heights[id as usize];
+            if self.armies[id as usize] != armies || height & BLACK_TO_MOVE != side {
+                return Err(fail(Problem::ReferenceMismatch(id)));
+            }
+            if height & !BLACK_TO_MOVE == IN_PROGRESS {
+                return Err(fail(Problem::CircularReference(id)));
+            }
+            self.report.transpositions += 1;
+            return Ok(u32::from(height & !BLACK_TO_MOVE));
+        }
+
+        let id = self.armies.len();
+        self.armies.push(armies);
+        self.heights.push(side | IN_PROGRESS);
+        self.report.positions += 1;
+        let histogram = &mut self.report.depth_histogram;
+        if histogram.len() <= ply as usize {
+            histogram.resize(ply as usize + 1, 0);
+        }
+        histogram[ply as usize] += 1;
+
+        let height = if position.to_move() == self.winner {
+            self.report.winner_positions += 1;
+            let (Some(from), Some(to)) = (self.byte(), self.byte()) else {
+                return Err(fail(Problem::EndOfStream));
+            };
+            let step = Step { from, to };
+            if !position.steps().contains(&step) {
+                let board = position.board();
+                let name = |index: u8| {
+                    if u32::from(index) < board.squares() {
+                        board.square(index.into()).to_string()
+                    } else {
+                        format!("#{index}")
+                    }
+                };
+                return Err(fail(Problem::IllegalMove(format!(
+                    "{}-{}",
+                    name(from),
+                    name(to)
+                ))));
+            }
+            1 + self.child(position, step, ply)?
+        } else {
+            self.report.loser_positions += 1;
+            let replies = replies_in_order(position);
+            let claimed = self.number().map_err(fail)?;
+            if claimed != replies.len() as u64 {
+                return Err(fail(Problem::ReplyCount {
+                    claimed,
+                    legal: replies.len(),
+                }));
+            }
+            self.report.loser_replies += claimed;
+            let mut height = 0;
+            for step in replies {
+                let next = position.play_step(step);
+                if next.winner().is_some() {
+                    return Err(fail(Problem::LoserWins(
+                        position.to_move_text(step).to_string(),
+                    )));
+                }
+                height = height.max(1 + self.node(&next, ply + 1)?);
+            }
+            height
+        };
+        // Heights are bounded by the length of a game (under 2^14 plies on 64 squares).
+        self.heights[id] = side | height.min(u32::from(IN_PROGRESS) - 1) as u16;
+        Ok(height)
+    }
+
+    /// After the winner's move: the game ends won by the winner, or the proof goes on.
+    fn child(&mut self, position: &Position, step: Step, ply: u32) -> Result<u32, VerifyError> {
+        let next = position.play_step(step);
+        match next.winner() {
+            Some(winner) if winner == self.winner => {
+                self.report.finished_games += 1;
+                Ok(0)
+            }
+            Some(winner) => Err(VerifyError::Invalid {
+                ply: ply + 1,
+                position: next.to_string(),
+                problem: Problem::WrongWinner(winner),
+            }),
+            None => self.node(&next, ply + 1),
+        }
+    }
+}
