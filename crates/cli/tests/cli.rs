@@ -193,6 +193,15 @@ fn solve_json_has_the_fields() {
     assert!(stats["table"]["used"].as_u64().unwrap() > 0);
     assert!(stats["table"]["fill"].as_f64().unwrap() > 0.0);
     assert_eq!(json["solver"]["algorithm"], "dfpn");
+    assert_eq!(json["solver"]["patterns"], true);
+    let rules = &stats["race_rules"];
+    assert!(rules["closed"].as_u64().unwrap() > 0);
+    assert!(rules["win_in_one"].is_u64() && rules["must_capture_narrowed"].is_u64());
+    let (_, plain) = solve_json(&["4x4", "--no-patterns"]);
+    assert_eq!(plain["winner"], "black");
+    assert_eq!(plain["solver"]["patterns"], false);
+    assert_eq!(plain["stats"]["race_rules"]["closed"], 0);
+    assert!(plain["stats"]["nodes"].as_u64() > stats["nodes"].as_u64());
     assert_eq!(json["solver"]["version"], env!("CARGO_PKG_VERSION"));
 }
 

@@ -48,6 +48,16 @@ impl Bitboard {
         }
     }
 
+    /// The highest set index, if any.
+    #[inline]
+    pub const fn last(self) -> Option<u32> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(63 - self.0.leading_zeros())
+        }
+    }
+
     /// Every index shifted up by `n` bits; bits past 63 vanish.
     #[inline]
     pub const fn shl(self, n: u32) -> Bitboard {

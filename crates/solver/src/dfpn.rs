@@ -11,7 +11,7 @@
 
 use breakthrough_engine::{Position, Step, MAX_MOVES};
 
-use crate::knowledge::{classify, Verdict};
+use crate::knowledge::{Knowledge, Verdict};
 use crate::limits::Budget;
 use crate::{Key, KnowledgeStats, Phase, Pn, Progress, Stop, Table};
 
@@ -33,6 +33,8 @@ struct Child {
 pub(crate) struct Dfpn<'a> {
     pub table: Table,
     pub budget: Budget,
+    /// The race rules applied, and what they decided.
+    pub rules: Knowledge,
     pub knowledge: KnowledgeStats,
     /// `1/epsilon` of the 1+epsilon trick.
     pub inverse_epsilon: u32,
@@ -49,11 +51,13 @@ impl<'a> Dfpn<'a> {
         table: Table,
         budget: Budget,
         inverse_epsilon: u32,
+        rules: Knowledge,
         observer: &'a mut dyn FnMut(&Progress),
     ) -> Self {
         Dfpn {
             table,
             budget,
+            rules,
             knowledge: KnowledgeStats::default(),
             inverse_epsilon,
             root_numbers: (Pn::ONE, Pn::ONE),
@@ -87,10 +91,10 @@ impl<'a> Dfpn<'a> {
     /// `delta` is the number of moves worth searching.
     #[inline]
     fn leaf_numbers(&mut self, position: &Position) -> (Pn, Pn) {
-        let verdict = classify(position);
+        let verdict = self.rules.classify(position);
         self.knowledge.count(verdict);
         match verdict {
-            Verdict::WinInOne => (Pn::ZERO, Pn::INF),
+            Verdict::WinInOne | Verdict::RaceWin { .. } => (Pn::ZERO, Pn::INF),
             Verdict::GameOver | Verdict::DoubleThreat | Verdict::UnstoppableThreat => {
                 (Pn::INF, Pn::ZERO)
             }
@@ -125,7 +129,7 @@ impl<'a> Dfpn<'a> {
             self.report();
         }
         let nodes_before = self.budget.nodes();
-        let verdict = classify(position);
+        let verdict = self.rules.classify(position);
         if let Some(wins) = verdict.side_to_move_wins() {
             self.knowledge.count(verdict);
             let numbers = if wins {
@@ -134,7 +138,11 @@ impl<'a> Dfpn<'a> {
                 (Pn::INF, Pn::ZERO)
             };
             self.table.store(&key, hash, numbers.0, numbers.1, 1);
-            return Ok((numbers.0, numbers.1, None));
+            let step = match verdict {
+                Verdict::RaceWin { step, .. } => Some(step),
+                _ => None,
+            };
+            return Ok((numbers.0, numbers.1, step));
         }
         let mut children = self
             .frames

@@ -1,4 +1,6 @@
-//! Cheap exact endgame knowledge, applied before a position is searched.
+//! Cheap exact endgame knowledge (the race rules), applied before a position is
+//! searched. [`Knowledge`] says which rules a search uses; [`classify`] is the core
+//! of threats, and [`crate::race`] adds race wins further from the goal.
 //!
 //! A piece one step from its goal rank always has a move to the goal: the board is
 //! at least 2 wide, so it has at least one diagonal step, and its target is empty or
@@ -9,6 +11,64 @@
 //!   and with one, only the captures of that piece are worth searching.
 
 use breakthrough_engine::{Bitboard, Color, Position, Step};
+
+use crate::race::race_win;
+
+/// Which rules a search applies before it searches a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Knowledge {
+    /// The race rules: win in one, the threat rules and race wins. Without them,
+    /// only a finished game is decided.
+    pub patterns: bool,
+    /// Longest race win looked for, in moves of the side to move (2 or more; 1 or
+    /// less: none beyond the win in one).
+    pub race_moves: u32,
+}
+
+/// The default longest race win: see the solver's benchmark (`bench patterns`).
+pub const DEFAULT_RACE_MOVES: u32 = 3;
+
+impl Default for Knowledge {
+    fn default() -> Self {
+        Knowledge {
+            patterns: true,
+            race_moves: DEFAULT_RACE_MOVES,
+        }
+    }
+}
+
+impl Knowledge {
+    /// Only the end of the game: plain search, for ablation.
+    pub const NONE: Knowledge = Knowledge {
+        patterns: false,
+        race_moves: 0,
+    };
+
+    /// Applies the rules to a position.
+    #[inline]
+    pub fn classify(self, position: &Position) -> Verdict {
+        if !self.patterns {
+            return if position.winner().is_some() {
+                Verdict::GameOver
+            } else {
+                Verdict::Open
+            };
+        }
+        let verdict = classify(position);
+        if verdict != Verdict::Open {
+            return verdict;
+        }
+        for moves in 2..=self.race_moves {
+            if let Some(step) = race_win(position, moves) {
+                return Verdict::RaceWin {
+                    moves: moves as u8,
+                    step,
+                };
+            }
+        }
+        Verdict::Open
+    }
+}
 
 /// What the knowledge says of a position, from the side to move's point of view.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -24,6 +84,9 @@ pub enum Verdict {
     /// One enemy piece one step from its goal: only capturing it (on bit index
     /// `target`, with one of `captures` moves) can save the side to move.
     MustCapture { target: u32, captures: u32 },
+    /// The side to move wins within `moves` of its own moves, starting with `step`
+    /// (found by the bounded race search).
+    RaceWin { moves: u8, step: Step },
     /// Nothing decided: search every move.
     Open,
 }
@@ -32,7 +95,7 @@ impl Verdict {
     /// The proven outcome for the side to move, if the verdict decides the game.
     pub fn side_to_move_wins(self) -> Option<bool> {
         match self {
-            Verdict::WinInOne => Some(true),
+            Verdict::WinInOne | Verdict::RaceWin { .. } => Some(true),
             Verdict::GameOver | Verdict::DoubleThreat | Verdict::UnstoppableThreat => Some(false),
             Verdict::MustCapture { .. } | Verdict::Open => None,
         }
@@ -57,7 +120,7 @@ fn pre_goal_rank(position: &Position, colour: Color) -> Bitboard {
     }
 }
 
-/// Applies the knowledge to a position.
+/// Applies the threat rules (win in one, double, unstoppable and single threats).
 #[inline]
 pub fn classify(position: &Position) -> Verdict {
     if position.winner().is_some() {
@@ -84,14 +147,17 @@ pub fn classify(position: &Position) -> Verdict {
     }
 }
 
-/// How many positions each kind of knowledge decided or narrowed.
+/// How many positions each race rule closed (decided), or narrowed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct KnowledgeStats {
     pub game_over: u64,
     pub win_in_one: u64,
     pub double_threat: u64,
     pub unstoppable_threat: u64,
+    /// Narrowed, not closed: only the captures of the threat were searched.
     pub must_capture: u64,
+    /// Race wins, by the number of moves they take (index 2 and up).
+    pub race_win: [u64; 8],
 }
 
 impl KnowledgeStats {
@@ -102,7 +168,18 @@ impl KnowledgeStats {
             Verdict::DoubleThreat => self.double_threat += 1,
             Verdict::UnstoppableThreat => self.unstoppable_threat += 1,
             Verdict::MustCapture { .. } => self.must_capture += 1,
+            Verdict::RaceWin { moves, .. } => {
+                self.race_win[usize::from(moves).min(self.race_win.len() - 1)] += 1;
+            }
             Verdict::Open => {}
         }
+    }
+
+    /// Positions closed by a rule other than the end of the game.
+    pub fn closed(&self) -> u64 {
+        self.win_in_one
+            + self.double_threat
+            + self.unstoppable_threat
+            + self.race_win.iter().sum::<u64>()
     }
 }

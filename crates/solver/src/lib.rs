@@ -31,6 +31,7 @@ mod key;
 pub mod knowledge;
 mod limits;
 mod pn;
+mod race;
 mod reference;
 mod solution;
 mod table;
@@ -40,7 +41,7 @@ use breakthrough_engine::Position;
 pub use certificate::extract::{ExtractError, Proof};
 pub use certificate::{Certificate, FormatError, VerifyError, VerifyReport};
 pub use key::Key;
-pub use knowledge::KnowledgeStats;
+pub use knowledge::{Knowledge, KnowledgeStats};
 pub use limits::{Limits, Stop};
 pub use pn::Pn;
 pub use solution::{Phase, Progress, RootMove, SearchStats, Solution};
@@ -77,6 +78,8 @@ pub struct SolveOptions {
     pub limits: Limits,
     /// `1/epsilon` for df-pn's 1+epsilon trick (4 means epsilon = 1/4).
     pub inverse_epsilon: u32,
+    /// The race rules to apply (all, by default).
+    pub knowledge: Knowledge,
     /// Extract a certificate after a successful solve (see [`certificate`]).
     pub proof: bool,
 }
@@ -88,6 +91,7 @@ impl Default for SolveOptions {
             table_mb: 64,
             limits: Limits::default(),
             inverse_epsilon: 4,
+            knowledge: Knowledge::default(),
             proof: false,
         }
     }
@@ -103,13 +107,19 @@ pub fn solve(
     let budget = Budget::new(options.limits.clone());
     let (outcome, stats, table) = match options.algorithm {
         Algorithm::Dfpn => {
-            let mut search = dfpn::Dfpn::new(table, budget, options.inverse_epsilon, observer);
+            let mut search = dfpn::Dfpn::new(
+                table,
+                budget,
+                options.inverse_epsilon,
+                options.knowledge,
+                observer,
+            );
             let outcome = search.solve_root(position);
             let stats = SearchStats::new(search.progress(), search.knowledge);
             (outcome, stats, search.table)
         }
         Algorithm::Reference => {
-            let mut search = reference::Reference::new(table, budget, observer);
+            let mut search = reference::Reference::new(table, budget, options.knowledge, observer);
             let outcome = search.solve_root(position);
             let root = match outcome {
                 Ok((true, _)) => (Pn::ZERO, Pn::INF),
@@ -149,6 +159,7 @@ pub fn solve(
             table,
             Budget::new(limits),
             options.inverse_epsilon,
+            options.knowledge,
             observer,
         );
         search.phase = Phase::Proof;

@@ -6,22 +6,29 @@
 
 use breakthrough_engine::{Position, Step, MAX_MOVES};
 
-use crate::knowledge::classify;
+use crate::knowledge::Knowledge;
 use crate::limits::Budget;
 use crate::{Key, KnowledgeStats, Phase, Pn, Progress, Stop, Table};
 
 pub(crate) struct Reference<'a> {
     pub table: Table,
     pub budget: Budget,
+    pub rules: Knowledge,
     pub knowledge: KnowledgeStats,
     observer: &'a mut dyn FnMut(&Progress),
 }
 
 impl<'a> Reference<'a> {
-    pub fn new(table: Table, budget: Budget, observer: &'a mut dyn FnMut(&Progress)) -> Self {
+    pub fn new(
+        table: Table,
+        budget: Budget,
+        rules: Knowledge,
+        observer: &'a mut dyn FnMut(&Progress),
+    ) -> Self {
         Reference {
             table,
             budget,
+            rules,
             knowledge: KnowledgeStats::default(),
             observer,
         }
@@ -30,7 +37,7 @@ impl<'a> Reference<'a> {
     /// Whether the side to move wins at the root, and the first winning move.
     pub fn solve_root(&mut self, root: &Position) -> Result<(bool, Option<Step>), Stop> {
         self.tick()?;
-        let verdict = classify(root);
+        let verdict = self.rules.classify(root);
         if verdict.side_to_move_wins() == Some(false) {
             return Ok((false, None));
         }
@@ -59,7 +66,7 @@ impl<'a> Reference<'a> {
     /// Whether the side to move wins.
     fn wins(&mut self, position: &Position) -> Result<bool, Stop> {
         self.tick()?;
-        let verdict = classify(position);
+        let verdict = self.rules.classify(position);
         self.knowledge.count(verdict);
         if let Some(wins) = verdict.side_to_move_wins() {
             return Ok(wins);

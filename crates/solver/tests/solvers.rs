@@ -6,8 +6,8 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use breakthrough_engine::{Bitboard, Board, Color, Position};
-use breakthrough_solver::knowledge::classify;
+use breakthrough_engine::{Bitboard, Board, Color, Position, Step};
+use breakthrough_solver::knowledge::{classify, Knowledge, Verdict};
 use breakthrough_solver::{solve, Algorithm, Limits, Solution, SolveOptions, Stop};
 
 /// Whether the side to move wins, by exhaustive search over the rules alone (exact
@@ -81,6 +81,15 @@ fn start_positions_agree_with_the_rules_only_search() {
             let solution = run(&start, algorithm, None);
             let wins = solution.winner.map(|w| w == Color::White);
             assert_eq!(wins, Some(truth), "{size} {algorithm:?}");
+            // And without any race rules (the ablation's plain search).
+            let plain = SolveOptions {
+                knowledge: Knowledge::NONE,
+                ..options(algorithm, None)
+            };
+            let solution = solve(&start, &plain, &mut |_| {});
+            let wins = solution.winner.map(|w| w == Color::White);
+            assert_eq!(wins, Some(truth), "{size} {algorithm:?} without patterns");
+            assert_eq!(solution.stats.knowledge.closed(), 0);
             assert!(
                 solution.best_move.is_none() || check_best_move(&solution),
                 "{size}"
@@ -186,49 +195,140 @@ fn dfpn_agrees_with_reference_on_random_positions() {
     assert!(compared >= 600, "{compared}");
 }
 
-/// Every verdict of the endgame knowledge against the rules-only search.
+/// A random position of a game: `plies` random moves from the start, then random
+/// moves that avoid letting either side win at once, so that races are common.
+fn random_race_position(board: Board, rng: &mut fastrand::Rng) -> Option<Position> {
+    let mut position = Position::start(board);
+    for _ in 0..rng.u32(board.squares() / 2..2 * board.squares()) {
+        let steps = position.steps();
+        if steps.is_empty() {
+            return None;
+        }
+        let step = steps[rng.usize(..steps.len())];
+        let next = position.play_step(step);
+        if next.winner().is_some() || classify(&next) == Verdict::WinInOne {
+            break;
+        }
+        position = next;
+    }
+    position.winner().is_none().then_some(position)
+}
+
+/// Whether the side to move can force a win within `plies` plies, by plain
+/// depth-bounded search over the rules alone (the winner's move first, if given).
+fn wins_within(position: &Position, plies: u32, first: Option<Step>) -> bool {
+    if position.winner().is_some() || plies == 0 {
+        return false;
+    }
+    let mut steps = position.steps();
+    if let Some(first) = first {
+        steps.sort_by_key(|&s| s != first);
+    }
+    steps.into_iter().any(|step| {
+        let next = position.play_step(step);
+        next.winner() == Some(position.to_move()) || loses_within(&next, plies - 1)
+    })
+}
+
+/// Whether the side to move loses within `plies` plies whatever it does.
+fn loses_within(position: &Position, plies: u32) -> bool {
+    if position.winner().is_some() {
+        return position.winner() != Some(position.to_move());
+    }
+    plies > 0
+        && position.steps().into_iter().all(|step| {
+            let next = position.play_step(step);
+            next.winner().is_none() && wins_within(&next, plies - 1, None)
+        })
+}
+
+/// Every verdict of the race rules against searches that know only the rules: each
+/// rule that decides a position must be right, within the number of moves it claims,
+/// with the first move it names; narrowing must drop only losing moves. Endgames are
+/// also solved in full.
 #[test]
-fn knowledge_agrees_with_the_rules_only_search() {
+fn race_rules_agree_with_the_rules_only_search() {
     let mut rng = fastrand::Rng::with_seed(99);
-    let mut decided = 0;
+    let rules = Knowledge {
+        patterns: true,
+        race_moves: 4,
+    };
+    let mut decided = HashMap::new();
     let mut narrowed = 0;
-    for size in ["3x4", "4x4", "3x5", "4x5", "5x5", "2x8"] {
+    let mut positions = 0;
+    for size in [
+        "3x4", "4x4", "3x5", "4x5", "5x4", "2x8", "3x6", "5x5", "6x4", "4x6", "6x5", "7x6",
+    ] {
         let board: Board = size.parse().unwrap();
-        for _ in 0..3000 {
-            let Some(position) = random_endgame(board, &mut rng) else {
-                continue;
+        for attempt in 0..4000 {
+            let endgame = attempt % 2 != 0;
+            let position = if endgame {
+                random_endgame(board, &mut rng)
+            } else {
+                random_race_position(board, &mut rng)
             };
-            let verdict = classify(&position);
+            let Some(position) = position else { continue };
+            positions += 1;
+            let verdict = rules.classify(&position);
             let mut memo = HashMap::new();
-            let truth = rules_only_wins(&position, &mut memo);
-            if let Some(wins) = verdict.side_to_move_wins() {
-                assert_eq!(wins, truth, "{verdict:?} in {position}");
-                decided += 1;
-            }
-            if let breakthrough_solver::knowledge::Verdict::MustCapture { captures, .. } = verdict {
-                // Every move but the captures of the threat loses.
-                let allowed = position
-                    .steps()
-                    .into_iter()
-                    .filter(|&s| verdict.allows(s))
-                    .count();
-                assert_eq!(allowed as u32, captures, "{position}");
-                for step in position.steps() {
-                    if !verdict.allows(step) {
-                        assert!(
-                            rules_only_wins(&position.play_step(step), &mut memo),
-                            "{position}"
-                        );
-                    }
+            if endgame {
+                let truth = rules_only_wins(&position, &mut memo);
+                if let Some(wins) = verdict.side_to_move_wins() {
+                    assert_eq!(wins, truth, "{verdict:?} in {position}");
                 }
-                narrowed += 1;
             }
+            let (kind, holds) = match verdict {
+                Verdict::GameOver => ("game_over", position.winner().is_some()),
+                Verdict::WinInOne => ("win_in_one", wins_within(&position, 1, None)),
+                Verdict::DoubleThreat | Verdict::UnstoppableThreat => {
+                    ("threat", loses_within(&position, 2))
+                }
+                Verdict::RaceWin { moves, step } => {
+                    let plies = 2 * u32::from(moves) - 1;
+                    let after = position.play_step(step);
+                    let step_wins = after.winner() == Some(position.to_move())
+                        || loses_within(&after, plies - 1);
+                    (
+                        ["", "", "race_win_in_2", "race_win_in_3", "race_win_in_4"]
+                            [usize::from(moves)],
+                        step_wins && wins_within(&position, plies, Some(step)),
+                    )
+                }
+                Verdict::MustCapture { captures, .. } => {
+                    let allowed = position
+                        .steps()
+                        .into_iter()
+                        .filter(|&s| verdict.allows(s))
+                        .count();
+                    assert_eq!(allowed as u32, captures, "{position}");
+                    // Every other move lets the threat through at once.
+                    let others_lose = position.steps().into_iter().all(|step| {
+                        verdict.allows(step) || wins_within(&position.play_step(step), 1, None)
+                    });
+                    narrowed += 1;
+                    ("must_capture", others_lose)
+                }
+                Verdict::Open => ("open", true),
+            };
+            assert!(holds, "{verdict:?} is wrong in {size} {position}");
+            *decided.entry(kind).or_insert(0) += 1;
         }
     }
+    eprintln!("{positions} positions: {decided:?}");
     assert!(
-        decided > 1000 && narrowed > 300,
-        "decided {decided}, narrowed {narrowed}"
+        positions > 30_000 && narrowed > 1000,
+        "{positions} {narrowed}"
     );
+    for kind in [
+        "race_win_in_2",
+        "race_win_in_3",
+        "race_win_in_4",
+        "win_in_one",
+        "threat",
+    ] {
+        let count = decided.get(kind).copied().unwrap_or(0);
+        assert!(count >= 100, "{kind}: only {count} decided: {decided:?}");
+    }
 }
 
 #[test]

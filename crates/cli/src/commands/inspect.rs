@@ -146,8 +146,15 @@ fn print_stats(result: &SolveResult) {
         other => other.to_string(),
     };
     let seconds = stats["seconds"].as_f64().unwrap_or(0.0);
+    let patterns = match result.solver["patterns"] {
+        Value::Bool(false) => "no race rules".to_string(),
+        _ => format!(
+            "race wins up to {} moves",
+            number(&result.solver["race_moves"])
+        ),
+    };
     outln!(
-        "search     {} nodes in {seconds:.2} s ({:.2} M nodes/s), {} thread(s), {}",
+        "search     {} nodes in {seconds:.2} s ({:.2} M nodes/s), {} thread(s), {}, {patterns}",
         number(&stats["nodes"]),
         stats["nodes_per_second"].as_f64().unwrap_or(0.0) / 1e6,
         number(&stats["threads"]),
@@ -168,7 +175,7 @@ fn print_stats(result: &SolveResult) {
         100.0 * table["fill"].as_f64().unwrap_or(0.0),
         number(&table["replacements"]),
     );
-    for (name, title) in [("knowledge", "knowledge"), ("race", "race rules")] {
+    for (name, title) in [("race_rules", "race rules"), ("knowledge", "knowledge")] {
         if let Some(counts) = stats[name].as_object() {
             let parts: Vec<String> = counts
                 .iter()

@@ -8,7 +8,10 @@ use std::time::Duration;
 
 use anyhow::Context;
 use breakthrough_engine::{Color, Position};
-use breakthrough_solver::{solve, Algorithm, Limits, Phase, Pn, Proof, Solution, SolveOptions};
+use breakthrough_solver::knowledge::DEFAULT_RACE_MOVES;
+use breakthrough_solver::{
+    solve, Algorithm, Knowledge, KnowledgeStats, Limits, Phase, Pn, Proof, Solution, SolveOptions,
+};
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
 
@@ -27,6 +30,16 @@ pub struct SolveArgs {
     /// Search algorithm: df-pn, or the plain exhaustive reference search.
     #[arg(long, value_enum, default_value_t = AlgoArg::Dfpn)]
     pub algo: AlgoArg,
+
+    /// Turn the race rules off (win in one, threats, race wins): plain search that
+    /// only knows when a game is over, for ablation.
+    #[arg(long)]
+    pub no_patterns: bool,
+
+    /// Longest race win the rules look for, in moves of the side to move.
+    #[arg(long, value_name = "K", default_value_t = DEFAULT_RACE_MOVES,
+          value_parser = clap::value_parser!(u32).range(1..=6))]
+    pub race_moves: u32,
 
     /// Transposition table size in MiB [default: 256 for boards of up to 20 squares,
     /// else a quarter of the available memory, between 64 and 4096].
@@ -119,6 +132,14 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             time_limit,
             stop: Some(stop),
         },
+        knowledge: if args.no_patterns {
+            Knowledge::NONE
+        } else {
+            Knowledge {
+                patterns: true,
+                race_moves: args.race_moves,
+            }
+        },
         proof: args.proof.is_some(),
         ..SolveOptions::default()
     };
@@ -185,6 +206,23 @@ fn human(value: f64) -> String {
         v if v >= 1e3 => format!("{:.1}k", v / 1e3),
         v => format!("{v:.0}"),
     }
+}
+
+/// Positions each race rule closed (or, for must_capture, narrowed), by kind.
+fn race_json(k: &KnowledgeStats) -> Value {
+    let mut rules = serde_json::Map::new();
+    rules.insert("closed".into(), json!(k.closed()));
+    rules.insert("win_in_one".into(), json!(k.win_in_one));
+    for (moves, &count) in k.race_win.iter().enumerate().skip(2) {
+        if count > 0 {
+            rules.insert(format!("race_win_in_{moves}"), json!(count));
+        }
+    }
+    rules.insert("double_threat".into(), json!(k.double_threat));
+    rules.insert("unstoppable_threat".into(), json!(k.unstoppable_threat));
+    rules.insert("must_capture_narrowed".into(), json!(k.must_capture));
+    rules.insert("game_over".into(), json!(k.game_over));
+    Value::Object(rules)
 }
 
 fn pn_json(pn: Pn) -> Value {
@@ -285,17 +323,13 @@ fn report(solution: &Solution, options: &SolveOptions, certificate: Written) -> 
                 "fill": table.used as f64 / table.capacity.max(1) as f64,
                 "replacements": table.replacements,
             },
-            "knowledge": {
-                "game_over": k.game_over,
-                "win_in_one": k.win_in_one,
-                "double_threat": k.double_threat,
-                "unstoppable_threat": k.unstoppable_threat,
-                "must_capture": k.must_capture,
-            },
+            "race_rules": race_json(k),
             "peak_memory_mb": system::peak_memory_mb(),
         },
         "solver": {
             "algorithm": options.algorithm.name(),
+            "patterns": options.knowledge.patterns,
+            "race_moves": options.knowledge.patterns.then_some(options.knowledge.race_moves),
             "epsilon": 1.0 / f64::from(options.inverse_epsilon),
             "table_mb": options.table_mb,
             "max_nodes": options.limits.max_nodes,
