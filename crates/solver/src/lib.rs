@@ -1,10 +1,15 @@
 //! Solvers for Breakthrough positions: who wins with best play, and how.
 //!
 //! - [`Algorithm::Dfpn`]: depth-first proof-number search with the 1+epsilon trick
-//!   and exact endgame knowledge (see [`knowledge`]), the default.
+//!   and the race rules (see [`knowledge`]), the default.
 //! - [`Algorithm::Reference`]: plain exhaustive depth-first search with the same
-//!   exact endgame knowledge; the baseline, and the check on df-pn's search. (The
-//!   knowledge itself is checked against a rules-only search in the tests.)
+//!   race rules; the baseline, and the check on df-pn's search.
+//!
+//! The race rules ([`Knowledge`]) close positions before the game ends: a win in one,
+//! the defence against a piece one step from its goal, and race wins found by an
+//! exact bounded search (the side to move reaches its goal within `k` of its moves
+//! against every reply, before the opponent can). They are checked against searches
+//! that know only the rules, in the tests; [`Knowledge::NONE`] turns them off.
 //!
 //! With [`SolveOptions::proof`], a solved position also gets a [`Certificate`]: the
 //! winner's strategy written out in full, which [`Certificate::verify`] checks with

@@ -26,7 +26,8 @@ pub struct BenchArgs {
 pub enum BenchKind {
     /// Perft leaves per second on one core (the default).
     Perft(PerftBenchArgs),
-    /// Solve a fixed suite with df-pn and the reference solver; print the ratio.
+    /// Solve a fixed suite with df-pn and a baseline (the reference solver, or
+    /// --compare patterns: df-pn without race rules); print the ratios.
     Solve(super::bench_solve::SolveBenchArgs),
 }
 

@@ -1,4 +1,5 @@
-//! `breakthrough bench solve`: df-pn against the reference solver on a fixed suite.
+//! `breakthrough bench solve`: the default solver against a baseline on a fixed
+//! suite: the reference solver, or df-pn without race rules.
 //!
 //! Each solve runs as a child process (this same program's `solve --json`), so that
 //! its peak memory is its own.
@@ -6,17 +7,23 @@
 use std::process::{Command, ExitCode};
 
 use anyhow::{bail, Context};
-use clap::Args;
+use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
 
 use super::bench::median;
 use crate::InputError;
 use breakthrough_engine::Board;
 
-/// Solve each board of the suite with df-pn and with the reference solver, --repeat
-/// times each; print median seconds, nodes, nodes/s, peak memory and the time ratio.
+/// Solve each board of the suite with df-pn and with a baseline (--compare), --repeat
+/// times each; print median seconds, nodes, nodes/s, peak memory, and the ratios of
+/// the baseline's time and nodes to df-pn's.
 #[derive(Debug, Args)]
 pub struct SolveBenchArgs {
+    /// The baseline: the plain exhaustive reference solver, or df-pn without race
+    /// rules (--no-patterns, the ablation of the race rules).
+    #[arg(long, value_enum, default_value_t = Compare::Reference)]
+    pub compare: Compare,
+
     /// Boards to solve from the start position.
     #[arg(long, value_delimiter = ',', default_values_t = ["4x5".to_string(), "5x5".to_string(), "4x6".to_string()])]
     pub boards: Vec<String>,
@@ -38,11 +45,36 @@ pub struct SolveBenchArgs {
     pub json: bool,
 }
 
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum Compare {
+    /// df-pn against the reference solver.
+    Reference,
+    /// df-pn with race rules against df-pn without them.
+    Patterns,
+}
+
+impl Compare {
+    /// Both contestants: a name and the `solve` flags that select it.
+    fn variants(self) -> [(&'static str, &'static [&'static str]); 2] {
+        match self {
+            Compare::Reference => [
+                ("dfpn", &["--algo", "dfpn"]),
+                ("reference", &["--algo", "reference"]),
+            ],
+            Compare::Patterns => [
+                ("dfpn", &["--algo", "dfpn"]),
+                ("no-patterns", &["--algo", "dfpn", "--no-patterns"]),
+            ],
+        }
+    }
+}
+
 /// One solve in a child process; its JSON report.
-fn solve_once(board: &str, algo: &str, args: &SolveBenchArgs) -> anyhow::Result<Value> {
+fn solve_once(board: &str, flags: &[&str], args: &SolveBenchArgs) -> anyhow::Result<Value> {
     let exe = std::env::current_exe().context("cannot find this program")?;
     let output = Command::new(exe)
-        .args(["solve", board, "--algo", algo, "--json", "--quiet"])
+        .args(["solve", board, "--json", "--quiet"])
+        .args(flags)
         .args([
             "--tt-mb",
             &args.tt_mb.to_string(),
@@ -53,7 +85,8 @@ fn solve_once(board: &str, algo: &str, args: &SolveBenchArgs) -> anyhow::Result<
         .context("cannot run a solve")?;
     if !matches!(output.status.code(), Some(0 | 3)) {
         bail!(
-            "solve {board} --algo {algo} failed: {}",
+            "solve {board} {} failed: {}",
+            flags.join(" "),
             String::from_utf8_lossy(&output.stderr).trim()
         );
     }
@@ -76,55 +109,69 @@ pub fn run(args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
     }
     if !args.json {
         outln!(
-            "{:<6} {:<10} {:<7} {:>12} {:>10} {:>10} {:>9} {:>9}",
+            "{:<6} {:<12} {:<7} {:>12} {:>10} {:>10} {:>9} {:>8} {:>8}",
             "board",
-            "algorithm",
+            "solver",
             "winner",
             "nodes",
             "median s",
             "nodes/s",
             "peak MiB",
-            "speed-up"
+            "x time",
+            "x nodes"
         );
     }
     let mut rows = Vec::new();
     for board in &args.boards {
-        let mut medians = Vec::new();
-        for algo in ["dfpn", "reference"] {
+        // The first variant's median time and nodes: what the ratios divide by.
+        let mut first = (f64::NAN, 0u64);
+        for (i, (name, flags)) in args.compare.variants().into_iter().enumerate() {
             let mut times = Vec::new();
             let mut last = Value::Null;
             for _ in 0..args.repeat {
-                last = solve_once(board, algo, &args)?;
+                last = solve_once(board, flags, &args)?;
                 times.push(last["stats"]["seconds"].as_f64().unwrap_or(f64::NAN));
             }
             let seconds = median(&mut times);
             let solved = last["status"] == "solved";
-            medians.push(if solved { seconds } else { f64::NAN });
+            let seconds_if_solved = if solved { seconds } else { f64::NAN };
             let nodes = last["stats"]["nodes"].as_u64().unwrap_or(0);
+            if i == 0 {
+                first = (seconds_if_solved, nodes);
+            }
             let peak = last["stats"]["peak_memory_mb"].as_f64();
             let winner = last["winner"].as_str().unwrap_or("unknown").to_string();
-            let ratio = (algo == "reference").then(|| medians[1] / medians[0]);
+            let ratios = (i > 0).then(|| {
+                (
+                    seconds_if_solved / first.0,
+                    solved.then(|| nodes as f64 / first.1.max(1) as f64),
+                )
+            });
+            let show = |r: Option<f64>| match r {
+                Some(r) if r.is_finite() => format!("{r:.1}x"),
+                Some(_) => "?".to_string(),
+                None => String::new(),
+            };
             if !args.json {
                 outln!(
-                    "{:<6} {:<10} {:<7} {:>12} {:>10.2} {:>9.0}k {:>9.0} {:>9}",
+                    "{:<6} {:<12} {:<7} {:>12} {:>10.2} {:>9.0}k {:>9.0} {:>8} {:>8}",
                     board,
-                    algo,
+                    name,
                     winner,
                     nodes,
                     seconds,
                     nodes as f64 / seconds / 1e3,
                     peak.unwrap_or(f64::NAN),
-                    ratio.map_or(String::new(), |r| if r.is_nan() {
-                        "?".into()
-                    } else {
-                        format!("{r:.1}x")
-                    })
+                    show(ratios.map(|r| r.0)),
+                    show(ratios.and_then(|r| r.1.or(Some(f64::NAN)))),
                 );
             }
             rows.push(json!({
-                "board": board, "algorithm": algo, "winner": winner, "status": last["status"],
-                "nodes": nodes, "median_seconds": seconds, "runs": times, "peak_memory_mb": peak,
-                "reference_over_dfpn": ratio,
+                "board": board, "solver": name, "flags": flags, "winner": winner,
+                "status": last["status"], "nodes": nodes, "median_seconds": seconds,
+                "runs": times, "peak_memory_mb": peak,
+                "time_ratio": ratios.map(|r| r.0).filter(|r| r.is_finite()),
+                "node_ratio": ratios.and_then(|r| r.1),
             }));
         }
     }
