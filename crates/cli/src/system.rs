@@ -38,3 +38,21 @@ pub fn available_memory_mb() -> Option<u64> {
 pub fn peak_memory_mb() -> Option<f64> {
     proc_kb("self/status", "VmHWM:").map(|kb| kb as f64 / 1024.0)
 }
+
+/// The machine in words, for result files: CPU model, logical CPUs and memory.
+pub fn machine() -> String {
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.split_whitespace().collect::<Vec<_>>().join(" "))
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let memory = proc_kb("meminfo", "MemTotal:")
+        .map(|kb| format!(", {:.0} GiB", kb as f64 / (1 << 20) as f64))
+        .unwrap_or_default();
+    format!("{model}, {cpus} CPUs{memory}")
+}

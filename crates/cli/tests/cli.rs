@@ -386,3 +386,70 @@ fn verify_and_inspect_bad_input() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn reproduce_and_report_from_a_results_directory() {
+    let dir = scratch("reproduce");
+    let published = |entries: &str| {
+        std::fs::write(
+            dir.join("published.json"),
+            format!("{{\"results\": [{entries}]}}"),
+        )
+        .unwrap()
+    };
+    let entry = |board: &str, winner: &str| {
+        format!(
+            "{{\"board\": \"{board}\", \"winner\": \"{winner}\", \"authors\": \"A\", \
+             \"year\": 2000, \"venue\": \"V\", \"method\": \"M\", \"seconds\": 5, \"cores\": 2}}"
+        )
+    };
+    let d = dir.to_str().unwrap();
+    published(&format!(
+        "{}, {}",
+        entry("4x4", "second"),
+        entry("3x5", "second")
+    ));
+    let output = run(&["reproduce", "--results", d]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stdout(&output).contains("every proof verified"));
+    // A published claim that our solve contradicts (3x6 is a first-player win).
+    published(&format!(
+        "{}, {}",
+        entry("4x4", "second"),
+        entry("3x6", "second")
+    ));
+    let output = run(&["reproduce", "--results", d]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).contains("first (!)"), "{}", stdout(&output));
+    // --quick skips boards without an earlier result of under a minute.
+    let output = run(&["reproduce", "--quick", "--results", d]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout(&output).matches("skipped").count(), 2);
+
+    let out = dir.join("4x4.json");
+    solve_json(&[
+        "4x4",
+        "--out",
+        out.to_str().unwrap(),
+        "--proof",
+        dir.join("4x4.cert").to_str().unwrap(),
+    ]);
+    let output = run(&["report", d]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    assert!(
+        readme.contains("| [4x4](4x4.svg) | second player (black) |"),
+        "{readme}"
+    );
+    assert!(
+        readme.contains("3x6: second player wins. A, 2000"),
+        "{readme}"
+    );
+    let svg = std::fs::read_to_string(dir.join("4x4.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert!(
+        svg.contains("14. d3-c2") || svg.contains("<polyline"),
+        "{svg}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -145,7 +145,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     };
 
     let bar = progress::spinner(args.quiet);
+    // The search's course, for plots: root numbers against time.
+    let mut course = Vec::new();
     let solution = solve(&position, &options, &mut |p| {
+        if p.phase == Phase::Search {
+            course.push((p.seconds, p.nodes, p.root_proof, p.root_disproof));
+        }
         let phase = match p.phase {
             Phase::Search => "",
             Phase::Proof => "writing the proof: ",
@@ -161,6 +166,13 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         bar.tick();
     });
     bar.finish_and_clear();
+    let stats = &solution.stats;
+    course.push((
+        stats.seconds,
+        stats.nodes,
+        stats.root_proof,
+        stats.root_disproof,
+    ));
 
     // The certificate first: the JSON records its size.
     let proof_bytes = match &solution.proof {
@@ -172,7 +184,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         _ => None,
     };
     // Show the result before saving it, so that a failed write loses nothing.
-    let report = report(&solution, &options, certificate);
+    let report = report(&solution, &options, certificate, &course);
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {
@@ -267,7 +279,36 @@ fn outcome_name(wins: Option<bool>) -> &'static str {
     }
 }
 
-fn report(solution: &Solution, options: &SolveOptions, certificate: Written) -> Value {
+/// One observation of the search: seconds, nodes, root proof and disproof numbers.
+type Sample = (f64, u64, Pn, Pn);
+
+/// At most `MAX_SAMPLES` samples of the search's course, evenly spread, the last kept.
+fn course_json(course: &[Sample]) -> Value {
+    const MAX_SAMPLES: usize = 120;
+    let step = course.len().div_ceil(MAX_SAMPLES).max(1);
+    let last = course.len().saturating_sub(1);
+    let samples: Vec<Value> = course
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| i % step == 0 || *i == last)
+        .map(|(_, &(seconds, nodes, proof, disproof))| {
+            json!({
+                "seconds": seconds,
+                "nodes": nodes,
+                "root_proof": pn_json(proof),
+                "root_disproof": pn_json(disproof),
+            })
+        })
+        .collect();
+    Value::Array(samples)
+}
+
+fn report(
+    solution: &Solution,
+    options: &SolveOptions,
+    certificate: Written,
+    course: &[Sample],
+) -> Value {
     let stats = &solution.stats;
     let root_moves: Vec<Value> = solution
         .root_moves
@@ -325,6 +366,7 @@ fn report(solution: &Solution, options: &SolveOptions, certificate: Written) -> 
             },
             "race_rules": race_json(k),
             "peak_memory_mb": system::peak_memory_mb(),
+            "course": course_json(course),
         },
         "solver": {
             "algorithm": options.algorithm.name(),
@@ -336,6 +378,7 @@ fn report(solution: &Solution, options: &SolveOptions, certificate: Written) -> 
             "time_limit": options.limits.time_limit.map(|d| d.as_secs_f64()),
             "version": env!("CARGO_PKG_VERSION"),
         },
+        "machine": system::machine(),
     })
 }
 
