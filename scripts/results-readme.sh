@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
-exec ./target/release/breakthrough report results
+exec ./target/release/breakthrough report results --readme README.md

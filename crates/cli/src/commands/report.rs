@@ -21,6 +21,32 @@ pub struct ReportArgs {
     /// The results directory.
     #[arg(default_value = "results")]
     pub results: PathBuf,
+
+    /// Also put the table into this file, between the lines `<!-- results:begin -->`
+    /// and `<!-- results:end -->` (the main README).
+    #[arg(long, value_name = "FILE")]
+    pub readme: Option<PathBuf>,
+}
+
+const BEGIN: &str = "<!-- results:begin -->";
+const END: &str = "<!-- results:end -->";
+
+/// Replaces the text between the markers of `path` with `table`.
+fn splice(path: &Path, table: &str) -> anyhow::Result<()> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let (Some(begin), Some(end)) = (text.find(BEGIN), text.find(END)) else {
+        return Err(InputError(anyhow::anyhow!(
+            "{} has no {BEGIN} ... {END} section",
+            path.display()
+        ))
+        .into());
+    };
+    let mut spliced = text[..begin + BEGIN.len()].to_string();
+    spliced.push('\n');
+    spliced.push_str(table);
+    spliced.push_str(&text[end..]);
+    std::fs::write(path, spliced).with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// A solve result file, with the few things the report needs read out of it.
@@ -108,6 +134,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
          hand. Each board's certificate `<board>.cert` checks with `breakthrough verify`.\n\
          \"Main line\" is the winner's moves and the loser's longest resistance, in plies.\n"
     )?;
+    let table_start = text.len();
     writeln!(
         text,
         "| board | winner | best first move | main line | nodes | seconds | threads | certificate bytes | published | machine |\n\
@@ -145,6 +172,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
         let path = dir.join(format!("{}.svg", result.board));
         std::fs::write(&path, svg).with_context(|| format!("cannot write {}", path.display()))?;
     }
+    let table = text[table_start..].to_string();
     writeln!(text, "\n## Pictures\n")?;
     for result in &results {
         writeln!(text, "### {}\n\n![{0}]({0}.svg)\n", result.board)?;
@@ -171,6 +199,11 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
     }
     let path = dir.join("README.md");
     std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    if let Some(readme) = &args.readme {
+        // Links there are relative to the results directory.
+        let relinked = table.replace("](", &format!("]({}/", dir.display()));
+        splice(readme, &relinked)?;
+    }
     outln!("wrote {} and {} pictures", path.display(), results.len());
     Ok(ExitCode::SUCCESS)
 }
