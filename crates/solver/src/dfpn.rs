@@ -11,7 +11,7 @@
 
 use breakthrough_engine::{Position, Step, MAX_MOVES};
 
-use crate::knowledge::{Knowledge, Verdict};
+use crate::knowledge::{move_to_goal, Knowledge, Verdict};
 use crate::limits::Budget;
 use crate::{Key, KnowledgeStats, Phase, Pn, Progress, Stop, Table};
 
@@ -75,15 +75,8 @@ impl<'a> Dfpn<'a> {
         if phi != Pn::ZERO {
             return Ok((false, None));
         }
-        // A root won by knowledge alone (a win in one) was never expanded: its winning
-        // move is one that reaches the goal.
-        let best = best.or_else(|| {
-            let to_move = root.to_move();
-            root.steps()
-                .into_iter()
-                .find(|&step| root.play_step(step).winner() == Some(to_move))
-        });
-        Ok((true, best))
+        // A root won by a win in one was never expanded: its move reaches the goal.
+        Ok((true, best.or_else(|| move_to_goal(root))))
     }
 
     /// Initial numbers of a position seen for the first time (df-pn+ with mobility):

@@ -25,7 +25,8 @@ pub struct Knowledge {
     pub race_moves: u32,
 }
 
-/// The default longest race win: see the solver's benchmark (`bench patterns`).
+/// The default longest race win, chosen with `breakthrough bench solve --compare
+/// patterns` and `solve --race-moves K` (3 had the fewest nodes at about the best time).
 pub const DEFAULT_RACE_MOVES: u32 = 3;
 
 impl Default for Knowledge {
@@ -109,6 +110,15 @@ impl Verdict {
             _ => true,
         }
     }
+}
+
+/// A move of the side to move that reaches its goal now, if there is one.
+pub(crate) fn move_to_goal(position: &Position) -> Option<Step> {
+    let us = position.to_move();
+    position
+        .steps()
+        .into_iter()
+        .find(|&step| position.play_step(step).winner() == Some(us))
 }
 
 /// The rank one step before `colour`'s goal.

@@ -156,6 +156,20 @@ fn random_endgame(board: Board, rng: &mut fastrand::Rng) -> Option<Position> {
     Position::try_from_parts(board, Bitboard(white), Bitboard(black & !white), to_move).ok()
 }
 
+/// Even attempts: a random game of `squares/2 .. max_plies` plies; odd: an endgame.
+fn random_position(
+    board: Board,
+    attempt: u32,
+    max_plies: u32,
+    rng: &mut fastrand::Rng,
+) -> Option<Position> {
+    if attempt % 2 == 0 {
+        random_game_position(board, rng.u32(board.squares() / 2..max_plies), rng)
+    } else {
+        random_endgame(board, rng)
+    }
+}
+
 /// df-pn and the reference on random positions of larger boards; both with a node
 /// budget, compared wherever both finish (and limits never give a wrong answer).
 #[test]
@@ -167,15 +181,7 @@ fn dfpn_agrees_with_reference_on_random_positions() {
         let mut here = 0;
         let mut best_moves = 0;
         for attempt in 0..300 {
-            let position = if attempt % 2 == 0 {
-                random_game_position(
-                    board,
-                    rng.u32(board.squares() / 2..3 * board.squares() / 2),
-                    &mut rng,
-                )
-            } else {
-                random_endgame(board, &mut rng)
-            };
+            let position = random_position(board, attempt, 3 * board.squares() / 2, &mut rng);
             let Some(position) = position else { continue };
             let dfpn = run(&position, Algorithm::Dfpn, Some(50_000));
             let reference = run(&position, Algorithm::Reference, Some(500_000));
@@ -452,15 +458,7 @@ fn certificates_verify_on_random_positions() {
     for size in ["5x5", "6x4", "4x6", "6x5", "7x7", "8x8"] {
         let board: Board = size.parse().unwrap();
         for attempt in 0..60 {
-            let position = if attempt % 2 == 0 {
-                random_game_position(
-                    board,
-                    rng.u32(board.squares() / 2..board.squares()),
-                    &mut rng,
-                )
-            } else {
-                random_endgame(board, &mut rng)
-            };
+            let position = random_position(board, attempt, board.squares(), &mut rng);
             let Some(position) = position else { continue };
             let options = SolveOptions {
                 proof: true,

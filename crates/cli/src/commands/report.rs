@@ -74,12 +74,11 @@ pub fn read_results(dir: &Path) -> anyhow::Result<Vec<Solved>> {
         };
         results.push(Solved { board, json });
     }
+    // Smallest board first; anything unparsable last.
     results.sort_by_key(|r| {
-        let board: breakthrough_engine::Board = r
-            .board
-            .parse()
-            .unwrap_or(breakthrough_engine::Board::new(8, 8).expect("8x8 is a board"));
-        (board.squares(), board.height(), board.width())
+        r.board
+            .parse::<breakthrough_engine::Board>()
+            .map_or((u32::MAX, 0, 0), |b| (b.squares(), b.height(), b.width()))
     });
     Ok(results)
 }

@@ -12,6 +12,7 @@ use hashbrown::HashMap;
 use super::format::{replies_in_order, NodeWriter};
 use super::Certificate;
 use crate::dfpn::Dfpn;
+use crate::knowledge::move_to_goal;
 use crate::{Key, Pn, Stop};
 
 /// Why no certificate came out.
@@ -138,17 +139,13 @@ impl Extractor<'_, '_> {
 
     /// A move that keeps the win, preferring the cheapest to prove.
     fn winning_move(&mut self, position: &Position) -> Result<Step, ExtractError> {
-        let steps = position.steps();
-        let after = |step: Step| position.play_step(step);
-        if let Some(&step) = steps
-            .iter()
-            .find(|&&step| after(step).winner() == Some(self.winner))
-        {
+        if let Some(step) = move_to_goal(position) {
             return Ok(step);
         }
-        if let Some(&step) = steps
-            .iter()
-            .find(|&&step| self.ids.contains_key(&exact(&after(step))))
+        if let Some(step) = position
+            .steps()
+            .into_iter()
+            .find(|&step| self.ids.contains_key(&exact(&position.play_step(step))))
         {
             return Ok(step);
         }
