@@ -1,4 +1,4 @@
-//! What the machine offers: memory, for a sensible default table size and for reports.
+//! What the machine offers: memory and cores, for sensible defaults and for reports.
 
 use breakthrough_engine::Board;
 
@@ -39,6 +39,11 @@ pub fn peak_memory_mb() -> Option<f64> {
     proc_kb("self/status", "VmHWM:").map(|kb| kb as f64 / 1024.0)
 }
 
+/// Cores this process may run on: the default thread count.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// The machine in words, for result files: CPU model, logical CPUs and memory.
 pub fn machine() -> String {
     let model = std::fs::read_to_string("/proc/cpuinfo")
@@ -50,7 +55,7 @@ pub fn machine() -> String {
                 .map(|m| m.split_whitespace().collect::<Vec<_>>().join(" "))
         })
         .unwrap_or_else(|| std::env::consts::ARCH.to_string());
-    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cpus = cores();
     let memory = proc_kb("meminfo", "MemTotal:")
         .map(|kb| format!(", {:.0} GiB", kb as f64 / (1 << 20) as f64))
         .unwrap_or_default();

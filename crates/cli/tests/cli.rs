@@ -189,7 +189,13 @@ fn solve_json_has_the_fields() {
     let stats = &json["stats"];
     assert!(stats["nodes"].as_u64().unwrap() > 0);
     assert!(stats["seconds"].as_f64().is_some());
-    assert_eq!(stats["threads"], 1);
+    // All cores by default, each thread's nodes listed.
+    let threads = stats["threads"].as_u64().unwrap();
+    assert_eq!(json["solver"]["threads"], threads);
+    let thread_nodes = stats["thread_nodes"].as_array().unwrap();
+    assert_eq!(thread_nodes.len() as u64, threads);
+    let sum: u64 = thread_nodes.iter().map(|n| n.as_u64().unwrap()).sum();
+    assert_eq!(sum, stats["nodes"].as_u64().unwrap());
     assert!(stats["table"]["used"].as_u64().unwrap() > 0);
     assert!(stats["table"]["fill"].as_f64().unwrap() > 0.0);
     assert_eq!(json["solver"]["algorithm"], "dfpn");
@@ -227,6 +233,83 @@ fn solve_gives_the_winning_move_when_the_side_to_move_wins() {
         let (_, after) = solve_json(&["3x6", "-m", best]);
         assert_eq!(after["winner"], "white", "{algo}: {best}");
     }
+}
+
+#[test]
+fn solve_on_threads() {
+    for threads in ["1", "2", "3"] {
+        let (code, json) = solve_json(&["4x5", "--threads", threads]);
+        assert_eq!(code, Some(0));
+        assert_eq!(json["winner"], "black", "{threads} threads");
+        let stats = &json["stats"];
+        assert_eq!(stats["threads"].to_string(), threads);
+        assert_eq!(
+            stats["thread_nodes"].as_array().unwrap().len().to_string(),
+            threads
+        );
+        let overhead = &stats["search_overhead"];
+        if threads == "1" {
+            assert_eq!(overhead.as_f64(), Some(1.0));
+        } else {
+            assert!(overhead.is_null());
+        }
+    }
+    let (_, json) = solve_json(&["4x5", "--algo", "reference"]);
+    assert_eq!(json["stats"]["threads"], 1);
+    assert_input_error(
+        &["solve", "4x5", "--algo", "reference", "--threads", "2"],
+        "one thread",
+    );
+    for bad in ["0", "-1", "two", "5000"] {
+        let output = run(&["solve", "4x4", "--threads", bad]);
+        assert_eq!(output.status.code(), Some(2), "--threads {bad}");
+    }
+}
+
+#[test]
+fn bench_solve_compares_thread_counts() {
+    let dir = scratch("scaling");
+    let out = dir.join("scaling-test.json");
+    let output = run(&[
+        "bench",
+        "solve",
+        "--compare",
+        "threads",
+        "--boards",
+        "3x5,4x5",
+        "--threads",
+        "1,2",
+        "--tt-mb",
+        "16",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let table = stdout(&output);
+    assert!(
+        table.contains("speed-up") && table.contains("overhead"),
+        "{table}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let rows = json["solve"].as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    for row in rows {
+        assert_eq!(row["winner"], "black");
+        assert!(row["speed_up"].as_f64().unwrap() > 0.0);
+        assert!(row["overhead"].as_f64().unwrap() > 0.0);
+    }
+    assert_eq!(rows[0]["threads"], 1);
+    assert_eq!(rows[0]["overhead"], 1.0);
+    assert_eq!(rows[1]["thread_nodes"].as_array().unwrap().len(), 2);
+    // The report renders it.
+    std::fs::write(dir.join("published.json"), "{\"results\": []}").unwrap();
+    let output = run(&["report", dir.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    assert!(readme.contains("## Parallel scaling"), "{readme}");
+    assert!(readme.contains("| 4x5 | 2 | black |"), "{readme}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

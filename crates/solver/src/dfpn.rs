@@ -13,6 +13,8 @@ use breakthrough_engine::{Position, Step, MAX_MOVES};
 
 use crate::knowledge::{move_to_goal, Knowledge, Verdict};
 use crate::limits::Budget;
+use crate::parallel::Team;
+use crate::table::Tally;
 use crate::{Key, KnowledgeStats, Phase, Pn, Progress, Stop, Table};
 
 /// A child of the node being searched.
@@ -29,9 +31,35 @@ struct Child {
     searched: Option<(Pn, Pn)>,
 }
 
-/// One df-pn search over a table.
+/// The child to descend into as the virtual numbers of [`Team::virtual_delta`] see it.
+struct Steer {
+    least: Pn,
+    second: Pn,
+    index: usize,
+    /// The child's real numbers.
+    numbers: (Pn, Pn),
+}
+
+impl Default for Steer {
+    fn default() -> Self {
+        Steer {
+            least: Pn::INF,
+            second: Pn::INF,
+            index: 0,
+            numbers: (Pn::INF, Pn::INF),
+        }
+    }
+}
+
+/// One thread's df-pn search over a table, which other threads of its team may share
+/// (see [`crate::parallel`]).
 pub(crate) struct Dfpn<'a> {
-    pub table: Table,
+    pub table: &'a Table,
+    team: &'a Team,
+    /// This thread's stores, not yet added to the table's counts.
+    tally: Tally,
+    /// This thread's nodes already added to the team's count.
+    shared_nodes: u64,
     pub budget: Budget,
     /// The race rules applied, and what they decided.
     pub rules: Knowledge,
@@ -48,7 +76,8 @@ pub(crate) struct Dfpn<'a> {
 
 impl<'a> Dfpn<'a> {
     pub fn new(
-        table: Table,
+        table: &'a Table,
+        team: &'a Team,
         budget: Budget,
         inverse_epsilon: u32,
         rules: Knowledge,
@@ -56,6 +85,9 @@ impl<'a> Dfpn<'a> {
     ) -> Self {
         Dfpn {
             table,
+            team,
+            tally: Tally::default(),
+            shared_nodes: 0,
             budget,
             rules,
             knowledge: KnowledgeStats::default(),
@@ -98,12 +130,38 @@ impl<'a> Dfpn<'a> {
 
     /// The figures now.
     pub fn progress(&self) -> Progress {
-        Progress::snapshot(&self.budget, self.root_numbers, &self.table, self.phase)
+        Progress::snapshot(&self.budget, self.root_numbers, self.table, self.phase)
     }
 
-    fn report(&mut self) {
-        let progress = self.progress();
-        (self.observer)(&progress);
+    /// Adds this thread's new nodes and stores to the shared counts, and learns the
+    /// other threads' nodes for the node limit.
+    pub fn flush(&mut self) {
+        let nodes = self.budget.nodes();
+        let others = self.team.add_nodes(nodes - self.shared_nodes, nodes);
+        self.shared_nodes = nodes;
+        self.budget.set_others(others);
+        self.table.add(&mut self.tally);
+    }
+
+    /// Counts a node; now and then shares the counts and reports progress. Stops
+    /// when a limit is reached or another thread has ended the search.
+    #[inline]
+    fn tick(&mut self) -> Result<(), Stop> {
+        if self.team.halted() {
+            return Err(Stop::Interrupted);
+        }
+        if self.budget.tick()? {
+            self.flush();
+            let progress = self.progress();
+            (self.observer)(&progress);
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn store(&mut self, key: &Key, hash: u64, numbers: (Pn, Pn), work: u64) {
+        self.table
+            .store(key, hash, numbers.0, numbers.1, work, &mut self.tally);
     }
 
     /// The multiple iterative deepening step of df-pn: searches `position` until its
@@ -118,9 +176,7 @@ impl<'a> Dfpn<'a> {
         th_phi: Pn,
         th_delta: Pn,
     ) -> Result<(Pn, Pn, Option<Step>), Stop> {
-        if self.budget.tick()? {
-            self.report();
-        }
+        self.tick()?;
         let nodes_before = self.budget.nodes();
         let verdict = self.rules.classify(position);
         if let Some(wins) = verdict.side_to_move_wins() {
@@ -130,7 +186,7 @@ impl<'a> Dfpn<'a> {
             } else {
                 (Pn::INF, Pn::ZERO)
             };
-            self.table.store(&key, hash, numbers.0, numbers.1, 1);
+            self.store(&key, hash, numbers, 1);
             let step = match verdict {
                 Verdict::RaceWin { step, .. } => Some(step),
                 _ => None,
@@ -158,6 +214,8 @@ impl<'a> Dfpn<'a> {
             });
         });
         debug_assert!(!children.is_empty() && children.len() <= MAX_MOVES);
+        let parallel = self.team.is_parallel();
+        self.team.enter(hash);
 
         let result = loop {
             for child in children.iter() {
@@ -169,6 +227,8 @@ impl<'a> Dfpn<'a> {
             let mut second = Pn::INF;
             let mut best = 0;
             let mut best_phi = Pn::ZERO;
+            // The same choice with other threads' subtrees made to look harder.
+            let mut steer = Steer::default();
             for (i, child) in children.iter().enumerate() {
                 let (c_phi, c_delta) =
                     match (self.table.probe(&child.key, child.hash), child.searched) {
@@ -178,8 +238,14 @@ impl<'a> Dfpn<'a> {
                             // need not classify it again: 5x5 took 12.9M nodes in
                             // 7.5 s this way, 13.8M in 8.6 s without.
                             let numbers = self.leaf_numbers(&child.position);
-                            self.table
-                                .store(&child.key, child.hash, numbers.0, numbers.1, 0);
+                            self.table.store(
+                                &child.key,
+                                child.hash,
+                                numbers.0,
+                                numbers.1,
+                                0,
+                                &mut self.tally,
+                            );
                             numbers
                         }
                     };
@@ -192,6 +258,19 @@ impl<'a> Dfpn<'a> {
                     second = c_delta;
                 }
                 delta = delta + c_phi;
+                if parallel {
+                    let seen = self.team.virtual_delta(child.hash, c_delta);
+                    if seen < steer.least {
+                        steer = Steer {
+                            least: seen,
+                            second: steer.least,
+                            index: i,
+                            numbers: (c_phi, c_delta),
+                        };
+                    } else if seen < steer.second {
+                        steer.second = seen;
+                    }
+                }
             }
             if depth == 0 {
                 self.root_numbers = (phi, delta);
@@ -200,6 +279,13 @@ impl<'a> Dfpn<'a> {
                 let step = (phi == Pn::ZERO).then(|| children[best].step);
                 break Ok((phi, delta, step));
             }
+            // Steer away from other threads' subtrees, unless the child that leaves is
+            // already over our threshold (then descending there would be no progress).
+            let (best, second, best_phi) = if parallel && steer.numbers.1 < th_phi {
+                (steer.index, steer.second, steer.numbers.0)
+            } else {
+                (best, second, best_phi)
+            };
             // The best child may spend our delta margin, and run until its delta passes
             // the second best's by the epsilon factor.
             let child_th_phi = th_delta.minus(delta.minus(best_phi));
@@ -221,9 +307,10 @@ impl<'a> Dfpn<'a> {
             self.frames.resize_with(depth + 1, Vec::new);
         }
         self.frames[depth] = children;
+        self.team.leave(hash);
         let (phi, delta, step) = result?;
         let work = self.budget.nodes() - nodes_before + 1;
-        self.table.store(&key, hash, phi, delta, work);
+        self.store(&key, hash, (phi, delta), work);
         Ok((phi, delta, step))
     }
 }

@@ -185,6 +185,18 @@ impl KnowledgeStats {
         }
     }
 
+    /// Adds another thread's counts.
+    pub(crate) fn add(&mut self, other: &KnowledgeStats) {
+        self.game_over += other.game_over;
+        self.win_in_one += other.win_in_one;
+        self.double_threat += other.double_threat;
+        self.unstoppable_threat += other.unstoppable_threat;
+        self.must_capture += other.must_capture;
+        for (sum, count) in self.race_win.iter_mut().zip(other.race_win) {
+            *sum += count;
+        }
+    }
+
     /// Positions closed by a rule other than the end of the game.
     pub fn closed(&self) -> u64 {
         self.win_in_one

@@ -1,7 +1,10 @@
 //! Solvers for Breakthrough positions: who wins with best play, and how.
 //!
 //! - [`Algorithm::Dfpn`]: depth-first proof-number search with the 1+epsilon trick
-//!   and the race rules (see [`knowledge`]), the default.
+//!   and the race rules (see [`knowledge`]), the default. It runs on
+//!   [`SolveOptions::threads`] threads that share one table and are steered apart by
+//!   virtual proof numbers; the design, why it was chosen and what it costs are in
+//!   the [`parallel`] module.
 //! - [`Algorithm::Reference`]: plain exhaustive depth-first search with the same
 //!   race rules; the baseline, and the check on df-pn's search.
 //!
@@ -35,6 +38,7 @@ mod dfpn;
 mod key;
 pub mod knowledge;
 mod limits;
+pub mod parallel;
 mod pn;
 mod race;
 mod reference;
@@ -87,6 +91,8 @@ pub struct SolveOptions {
     pub knowledge: Knowledge,
     /// Extract a certificate after a successful solve (see [`certificate`]).
     pub proof: bool,
+    /// Threads for df-pn (the reference search uses one); see [`parallel`].
+    pub threads: usize,
 }
 
 impl Default for SolveOptions {
@@ -98,6 +104,7 @@ impl Default for SolveOptions {
             inverse_epsilon: 4,
             knowledge: Knowledge::default(),
             proof: false,
+            threads: 1,
         }
     }
 }
@@ -109,22 +116,11 @@ pub fn solve(
     observer: &mut dyn FnMut(&Progress),
 ) -> Solution {
     let table = Table::with_megabytes(options.table_mb);
-    let budget = Budget::new(options.limits.clone());
-    let (outcome, stats, table) = match options.algorithm {
-        Algorithm::Dfpn => {
-            let mut search = dfpn::Dfpn::new(
-                table,
-                budget,
-                options.inverse_epsilon,
-                options.knowledge,
-                observer,
-            );
-            let outcome = search.solve_root(position);
-            let stats = SearchStats::new(search.progress(), search.knowledge);
-            (outcome, stats, search.table)
-        }
+    let (outcome, stats) = match options.algorithm {
+        Algorithm::Dfpn => parallel::search(position, options, &table, observer),
         Algorithm::Reference => {
-            let mut search = reference::Reference::new(table, budget, options.knowledge, observer);
+            let budget = Budget::new(options.limits.clone());
+            let mut search = reference::Reference::new(&table, budget, options.knowledge, observer);
             let outcome = search.solve_root(position);
             let root = match outcome {
                 Ok((true, _)) => (Pn::ZERO, Pn::INF),
@@ -132,7 +128,7 @@ pub fn solve(
                 Err(_) => (Pn::ONE, Pn::ONE),
             };
             let stats = SearchStats::new(search.progress(root), search.knowledge);
-            (outcome, stats, search.table)
+            (outcome, stats)
         }
     };
     let to_move = position.to_move();
@@ -151,7 +147,6 @@ pub fn solve(
         }
     };
     let winner = if wins { to_move } else { to_move.opponent() };
-    let mut table = table;
     let mut proof = None;
     if options.proof {
         // Only a stop flag applies: the extraction is short next to the solve, and a
@@ -160,8 +155,10 @@ pub fn solve(
             stop: options.limits.stop.clone(),
             ..Limits::default()
         };
+        let team = parallel::Team::new(1);
         let mut search = dfpn::Dfpn::new(
-            table,
+            &table,
+            &team,
             Budget::new(limits),
             options.inverse_epsilon,
             options.knowledge,
@@ -169,7 +166,6 @@ pub fn solve(
         );
         search.phase = Phase::Proof;
         proof = Some(certificate::extract::extract(&mut search, position, winner));
-        table = search.table;
     }
     Solution {
         position: *position,

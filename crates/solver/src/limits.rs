@@ -44,7 +44,10 @@ const CHECK_EVERY: u64 = 1 << 14;
 pub(crate) struct Budget {
     limits: Limits,
     started: Instant,
+    /// This thread's nodes.
     nodes: u64,
+    /// Other threads' nodes, as last seen (see [`Budget::set_others`]).
+    others: u64,
     next_check: u64,
 }
 
@@ -54,23 +57,37 @@ impl Budget {
             limits,
             started: Instant::now(),
             nodes: 0,
+            others: 0,
             next_check: CHECK_EVERY,
         }
     }
 
+    /// This thread's nodes.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// All threads' nodes, as far as this thread knows them.
+    pub fn total(&self) -> u64 {
+        self.nodes + self.others
+    }
+
+    /// Tells the budget what the other threads of the search have counted, so that
+    /// a node limit applies to them all (to within a check interval per thread).
+    pub fn set_others(&mut self, others: u64) {
+        self.others = others;
     }
 
     pub fn elapsed(&self) -> Duration {
         self.started.elapsed()
     }
 
-    /// Counts one node. Returns `Ok(true)` when it is time to report progress.
+    /// Counts one node. Returns `Ok(true)` when it is time to report progress (and,
+    /// in a parallel search, to share the counts).
     #[inline]
     pub fn tick(&mut self) -> Result<bool, Stop> {
         self.nodes += 1;
-        if self.limits.max_nodes.is_some_and(|max| self.nodes > max) {
+        if self.limits.max_nodes.is_some_and(|max| self.total() > max) {
             return Err(Stop::NodeLimit);
         }
         if self.nodes < self.next_check {

@@ -33,6 +33,11 @@ impl Pn {
         self.0
     }
 
+    /// A number from its raw value, as [`Pn::get`] gave it.
+    pub(crate) const fn from_raw(value: u32) -> Pn {
+        Pn(value)
+    }
+
     /// Whether this is [`Pn::INF`].
     pub const fn is_inf(self) -> bool {
         self.0 == u32::MAX

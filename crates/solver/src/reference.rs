@@ -8,10 +8,12 @@ use breakthrough_engine::{Position, Step, MAX_MOVES};
 
 use crate::knowledge::Knowledge;
 use crate::limits::Budget;
+use crate::table::Tally;
 use crate::{Key, KnowledgeStats, Phase, Pn, Progress, Stop, Table};
 
 pub(crate) struct Reference<'a> {
-    pub table: Table,
+    pub table: &'a Table,
+    tally: Tally,
     pub budget: Budget,
     pub rules: Knowledge,
     pub knowledge: KnowledgeStats,
@@ -20,13 +22,14 @@ pub(crate) struct Reference<'a> {
 
 impl<'a> Reference<'a> {
     pub fn new(
-        table: Table,
+        table: &'a Table,
         budget: Budget,
         rules: Knowledge,
         observer: &'a mut dyn FnMut(&Progress),
     ) -> Self {
         Reference {
             table,
+            tally: Tally::default(),
             budget,
             rules,
             knowledge: KnowledgeStats::default(),
@@ -52,6 +55,7 @@ impl<'a> Reference<'a> {
 
     fn tick(&mut self) -> Result<(), Stop> {
         if self.budget.tick()? {
+            self.table.add(&mut self.tally);
             let progress = self.progress((Pn::ONE, Pn::ONE));
             (self.observer)(&progress);
         }
@@ -59,8 +63,9 @@ impl<'a> Reference<'a> {
     }
 
     /// The figures now, with the root's numbers as given.
-    pub fn progress(&self, root: (Pn, Pn)) -> Progress {
-        Progress::snapshot(&self.budget, root, &self.table, Phase::Search)
+    pub fn progress(&mut self, root: (Pn, Pn)) -> Progress {
+        self.table.add(&mut self.tally);
+        Progress::snapshot(&self.budget, root, self.table, Phase::Search)
     }
 
     /// Whether the side to move wins.
@@ -104,6 +109,7 @@ impl<'a> Reference<'a> {
             phi,
             delta,
             self.budget.nodes() - nodes_before + 1,
+            &mut self.tally,
         );
         Ok(win)
     }

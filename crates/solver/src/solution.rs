@@ -7,9 +7,10 @@ use crate::limits::Budget;
 use crate::{KnowledgeStats, Pn, Stop, Table, TableStats};
 
 /// Figures from a search.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct SearchStats {
-    /// Nodes searched (positions visited, expanded or decided by the knowledge).
+    /// Nodes searched (positions visited, expanded or decided by the knowledge), all
+    /// threads together.
     pub nodes: u64,
     /// Wall-clock seconds.
     pub seconds: f64,
@@ -21,6 +22,10 @@ pub struct SearchStats {
     pub table: TableStats,
     /// What the endgame knowledge decided.
     pub knowledge: KnowledgeStats,
+    /// Threads that searched.
+    pub threads: usize,
+    /// Nodes of each thread (the calling thread first).
+    pub thread_nodes: Vec<u64>,
 }
 
 /// What a running search is doing.
@@ -36,7 +41,7 @@ pub enum Phase {
 #[derive(Clone, Copy, Debug)]
 pub struct Progress {
     pub phase: Phase,
-    /// Nodes of this phase.
+    /// Nodes of this phase, all threads together.
     pub nodes: u64,
     pub seconds: f64,
     pub root_proof: Pn,
@@ -54,7 +59,7 @@ impl Progress {
     ) -> Progress {
         Progress {
             phase,
-            nodes: budget.nodes(),
+            nodes: budget.total(),
             seconds: budget.elapsed().as_secs_f64(),
             root_proof: root.0,
             root_disproof: root.1,
@@ -64,7 +69,8 @@ impl Progress {
 }
 
 impl SearchStats {
-    /// The final figures: the last snapshot and what the knowledge decided.
+    /// The final figures of a single-threaded search: the last snapshot and what the
+    /// knowledge decided.
     pub(crate) fn new(last: Progress, knowledge: KnowledgeStats) -> SearchStats {
         SearchStats {
             nodes: last.nodes,
@@ -73,6 +79,8 @@ impl SearchStats {
             root_disproof: last.root_disproof,
             table: last.table,
             knowledge,
+            threads: 1,
+            thread_nodes: vec![last.nodes],
         }
     }
 }

@@ -176,6 +176,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
     for result in &results {
         writeln!(text, "### {}\n\n![{0}]({0}.svg)\n", result.board)?;
     }
+    scaling_section(dir, &mut text)?;
     writeln!(text, "## Published results\n")?;
     for p in &published {
         writeln!(
@@ -205,6 +206,71 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
     }
     outln!("wrote {} and {} pictures", path.display(), results.len());
     Ok(ExitCode::SUCCESS)
+}
+
+/// The parallel scaling measured by `bench solve --compare threads --out
+/// RESULTS/scaling-<machine>.json`, one table per file.
+fn scaling_section(dir: &Path, text: &mut String) -> anyhow::Result<()> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| {
+            path.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("scaling-") && n.ends_with(".json"))
+        })
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Ok(());
+    }
+    writeln!(text, "## Parallel scaling\n")?;
+    writeln!(
+        text,
+        "`breakthrough bench solve --compare threads` (median seconds and nodes of the\n\
+         runs; speed-up is one thread's median time over this one's, overhead this\n\
+         one's nodes over one thread's).\n"
+    )?;
+    for path in files {
+        let json: Value = serde_json::from_str(&std::fs::read_to_string(&path)?)
+            .with_context(|| format!("{} is not JSON", path.display()))?;
+        let name = path
+            .file_name()
+            .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+        writeln!(
+            text,
+            "### [{name}]({name})\n\n{}, {} runs each, table {}.\n",
+            json["machine"].as_str().unwrap_or("unknown machine"),
+            json["repeat"],
+            json["tt_mb"]
+                .as_u64()
+                .map_or("as solve's default".to_string(), |mb| format!("{mb} MiB")),
+        )?;
+        writeln!(
+            text,
+            "| board | threads | winner | nodes | median s | speed-up | overhead |\n\
+             | --- | --- | --- | --- | --- | --- | --- |"
+        )?;
+        for row in json["solve"].as_array().into_iter().flatten() {
+            let ratio = |key: &str| {
+                row[key]
+                    .as_f64()
+                    .map_or("-".to_string(), |r| format!("{r:.2}x"))
+            };
+            writeln!(
+                text,
+                "| {} | {} | {} | {} | {:.2} | {} | {} |",
+                row["board"].as_str().unwrap_or("?"),
+                row["threads"],
+                row["winner"].as_str().unwrap_or("?"),
+                thousands(row["nodes"].as_f64().unwrap_or(0.0) as u64),
+                row["median_seconds"].as_f64().unwrap_or(f64::NAN),
+                ratio("speed_up"),
+                ratio("overhead"),
+            )?;
+        }
+        writeln!(text)?;
+    }
+    Ok(())
 }
 
 /// Diagram geometry: pixels per square, and the gap around each diagram.

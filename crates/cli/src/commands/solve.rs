@@ -31,6 +31,12 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = AlgoArg::Dfpn)]
     pub algo: AlgoArg,
 
+    /// Threads for df-pn [default: all cores]. They share one table; see the solver
+    /// crate's `parallel` module for the design. The reference search uses one.
+    #[arg(long, short = 't', value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+
     /// Turn the race rules off (win in one, threats, race wins): plain search that
     /// only knows when a game is over, for ablation.
     #[arg(long)]
@@ -116,6 +122,17 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             check_directory(flag, path)?;
         }
     }
+    let threads = match (args.algo, args.threads) {
+        (AlgoArg::Reference, Some(n)) if n > 1 => {
+            return Err(InputError(anyhow::anyhow!(
+                "--threads {n}: the reference search runs on one thread"
+            ))
+            .into())
+        }
+        (AlgoArg::Reference, _) => 1,
+        (AlgoArg::Dfpn, Some(n)) => n as usize,
+        (AlgoArg::Dfpn, None) => system::cores(),
+    };
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
     // Ctrl-C asks the search to stop; it then reports what it has, as for any limit.
@@ -141,6 +158,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             }
         },
         proof: args.proof.is_some(),
+        threads,
         ..SolveOptions::default()
     };
 
@@ -353,7 +371,11 @@ fn report(
             "nodes": stats.nodes,
             "seconds": stats.seconds,
             "nodes_per_second": stats.nodes as f64 / stats.seconds.max(1e-9),
-            "threads": 1,
+            "threads": stats.threads,
+            "thread_nodes": stats.thread_nodes,
+            // Total nodes over one thread's: known only where both were measured, as
+            // `breakthrough bench solve --compare threads` does.
+            "search_overhead": (stats.threads == 1).then_some(1.0),
             "root_proof": pn_json(stats.root_proof),
             "root_disproof": pn_json(stats.root_disproof),
             "table": {
@@ -374,6 +396,7 @@ fn report(
             "race_moves": options.knowledge.patterns.then_some(options.knowledge.race_moves),
             "epsilon": 1.0 / f64::from(options.inverse_epsilon),
             "table_mb": options.table_mb,
+            "threads": options.threads,
             "max_nodes": options.limits.max_nodes,
             "time_limit": options.limits.time_limit.map(|d| d.as_secs_f64()),
             "version": env!("CARGO_PKG_VERSION"),
@@ -394,11 +417,13 @@ fn print_summary(solution: &Solution, options: &SolveOptions, certificate: Writt
         outln!("best move  {best}");
     }
     outln!(
-        "nodes      {} in {:.2} s ({} nodes/s), {}",
+        "nodes      {} in {:.2} s ({} nodes/s), {} on {} thread{}",
         stats.nodes,
         stats.seconds,
         human(stats.nodes as f64 / stats.seconds.max(1e-9)),
-        options.algorithm.name()
+        options.algorithm.name(),
+        stats.threads,
+        if stats.threads == 1 { "" } else { "s" }
     );
     outln!(
         "table      {} MiB, {:.1}% full",

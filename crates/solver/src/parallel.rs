@@ -1,0 +1,254 @@
+//! Parallel df-pn: every thread runs df-pn from the root over one shared table, and
+//! virtual proof numbers steer the threads into different subtrees.
+//!
+//! # The design, and why
+//!
+//! The field has measured two families (see `LITERATURE.md`):
+//!
+//! - **Shared-table df-pn** (Kaneko 2010; SPDFPN, Pawlewicz & Hayward 2013, 11.8x on
+//!   16 threads): threads search the same tree through one transposition table, so
+//!   whatever one thread proves, every other thread sees at its next probe.
+//! - **Job-level search** (PPN2, the 2011 Breakthrough solve; Cizek et al. 2025, 16.2x
+//!   on 16 cores): a master tree hands leaves to workers with their own tables. It
+//!   is built for clusters, where memory is not shared.
+//!
+//! On one machine the table is the search's memory: 6x5 needs gigabytes, and job-level
+//! workers would each need a table of their own, or re-prove what another worker's
+//! table holds. So we take the shared table:
+//!
+//! - Each thread runs the same df-pn as the single-threaded search, from the root,
+//!   with its own child lists and counters; the [`Table`] is shared through a
+//!   sequence lock per bucket (readers take no lock).
+//! - **Virtual proof numbers.** A thread entering a position marks it busy (a small
+//!   array of counters indexed by hash). When a thread picks the child to descend
+//!   into, a busy child looks `1 + busy` times harder to prove than its numbers say
+//!   ([`Team::virtual_delta`]), so the next thread takes the next most promising
+//!   child, as a best-first search with that many leaves open at once would. The
+//!   thresholds come from the same virtual numbers, so the thread comes back when
+//!   its child stops being the most promising one.
+//! - A virtual number only steers: the numbers stored and compared with the
+//!   thresholds are real ones. When the child the virtual numbers pick is already
+//!   over the node's threshold, the thread follows the real best child instead (into
+//!   the busy subtree, where it diverges lower down), so every descent makes
+//!   progress and no thread spins.
+//! - A proven position is final in the table; the first thread to prove the root
+//!   stops the others.
+//!
+//! # What it costs
+//!
+//! - **Search overhead**: threads expand positions a single thread would never have
+//!   reached, and can prove the same subtree twice at the same time. The benchmark
+//!   (`breakthrough bench solve --compare threads`) prints total nodes against the
+//!   single thread's.
+//! - **Memory traffic**: one more load per probe (the bucket's version), one atomic
+//!   write per store, and two per expansion on the busy counters. With one thread
+//!   the busy counters are not touched.
+//! - **Non-determinism**: which thread proves what first depends on timing, so node
+//!   counts vary between runs and the proven best move may differ; the winner cannot
+//!   (every proof is sound, whoever found it), and tests check it against the
+//!   reference solver at 1, 2 and 4 threads.
+
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use breakthrough_engine::{Position, Step};
+
+use crate::dfpn::Dfpn;
+use crate::limits::Budget;
+use crate::{KnowledgeStats, Pn, Progress, SearchStats, SolveOptions, Stop, Table};
+
+/// Busy counters: enough that the few hundred positions being searched at a time
+/// rarely share one (a shared counter only misleads the steering, never a result).
+const BUSY_COUNTERS: usize = 1 << 16;
+
+/// What the threads of one search share besides the table.
+pub(crate) struct Team {
+    threads: usize,
+    /// Threads inside each position, by hash; empty with one thread.
+    busy: Box<[AtomicU16]>,
+    /// Set when the search is over for everyone.
+    halt: AtomicBool,
+    /// The first thread to finish says how: solved, or the limit it hit.
+    outcome: Mutex<Option<Outcome>>,
+    /// Nodes the threads have reported so far.
+    nodes: AtomicU64,
+}
+
+/// Whether the side to move wins at the root, and with which move.
+pub(crate) type Outcome = Result<(bool, Option<Step>), Stop>;
+
+impl Team {
+    pub fn new(threads: usize) -> Team {
+        let threads = threads.max(1);
+        let busy = if threads > 1 {
+            (0..BUSY_COUNTERS).map(|_| AtomicU16::new(0)).collect()
+        } else {
+            Box::default()
+        };
+        Team {
+            threads,
+            busy,
+            halt: AtomicBool::new(false),
+            outcome: Mutex::new(None),
+            nodes: AtomicU64::new(0),
+        }
+    }
+
+    pub fn is_parallel(&self) -> bool {
+        self.threads > 1
+    }
+
+    #[inline]
+    fn counter(&self, hash: u64) -> Option<&AtomicU16> {
+        // The top bits: the table's bucket comes from the same hash, but a
+        // coincidence between the two costs nothing.
+        self.busy.get((hash >> 48) as usize % BUSY_COUNTERS)
+    }
+
+    /// A thread starts searching below the position.
+    #[inline]
+    pub fn enter(&self, hash: u64) {
+        if let Some(counter) = self.counter(hash) {
+            counter.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// A thread is done with the position.
+    #[inline]
+    pub fn leave(&self, hash: u64) {
+        if let Some(counter) = self.counter(hash) {
+            counter.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+
+    /// The child's `delta` as a thread choosing where to descend sees it: `1 + busy`
+    /// times the real number while `busy` other threads search below it.
+    #[inline]
+    pub fn virtual_delta(&self, hash: u64, delta: Pn) -> Pn {
+        let busy = self
+            .counter(hash)
+            .map_or(0, |counter| counter.load(Ordering::Relaxed));
+        if busy == 0 || delta.is_inf() {
+            return delta;
+        }
+        // Measured on 5x5 with 2 threads, five runs each: factors 1 + busy/2, 1 + busy
+        // and 1 + 2 busy gave median 2.28 s, 2.50 s and 2.31 s, within the noise.
+        let scaled = u64::from(delta.get()) * (1 + u64::from(busy));
+        Pn::new(u32::try_from(scaled).unwrap_or(u32::MAX))
+    }
+
+    /// Whether another thread has ended the search.
+    #[inline]
+    pub fn halted(&self) -> bool {
+        self.halt.load(Ordering::Relaxed)
+    }
+
+    /// Ends the search for everyone with `outcome`, unless another thread did first.
+    pub fn finish(&self, outcome: Outcome) {
+        let mut first = self.outcome.lock().unwrap_or_else(|e| e.into_inner());
+        first.get_or_insert(outcome);
+        self.halt.store(true, Ordering::Relaxed);
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        *self.outcome.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Adds a thread's new nodes; returns the other threads' total.
+    pub fn add_nodes(&self, new: u64, own_total: u64) -> u64 {
+        let all = self.nodes.fetch_add(new, Ordering::Relaxed) + new;
+        all.saturating_sub(own_total)
+    }
+}
+
+/// What one thread did.
+#[derive(Clone, Copy, Debug, Default)]
+struct ThreadReport {
+    nodes: u64,
+    knowledge: KnowledgeStats,
+    root_numbers: (Pn, Pn),
+}
+
+/// Runs df-pn on `options.threads` threads (the calling thread and a rayon pool);
+/// the calling thread alone reports progress to `observer`.
+pub(crate) fn search(
+    root: &Position,
+    options: &SolveOptions,
+    table: &Table,
+    observer: &mut dyn FnMut(&Progress),
+) -> (Outcome, SearchStats) {
+    let started = std::time::Instant::now();
+    let mut threads = options.threads.max(1);
+    let pool = if threads > 1 {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads - 1)
+            .thread_name(|i| format!("dfpn-{}", i + 1))
+            // The search recurses once per ply, and a helper thread's default stack
+            // is smaller than the main thread's 8 MiB.
+            .stack_size(32 << 20)
+            .build()
+            .ok()
+    } else {
+        None
+    };
+    if pool.is_none() {
+        // One thread, or the system would not give us more: the search is the same.
+        threads = 1;
+    }
+    let team = Team::new(threads);
+    let reports = Mutex::new(vec![ThreadReport::default(); threads]);
+    let run = |index: usize, observer: &mut dyn FnMut(&Progress)| {
+        let mut search = Dfpn::new(
+            table,
+            &team,
+            Budget::new(options.limits.clone()),
+            options.inverse_epsilon,
+            options.knowledge,
+            observer,
+        );
+        let outcome = search.solve_root(root);
+        // A thread stopped by another's finish reports nothing of its own.
+        if !(outcome.is_err() && team.halted()) {
+            team.finish(outcome);
+        }
+        search.flush();
+        reports.lock().unwrap_or_else(|e| e.into_inner())[index] = ThreadReport {
+            nodes: search.budget.nodes(),
+            knowledge: search.knowledge,
+            root_numbers: search.root_numbers,
+        };
+    };
+    match &pool {
+        Some(pool) => pool.in_place_scope(|scope| {
+            for index in 1..threads {
+                let run = &run;
+                scope.spawn(move |_| run(index, &mut |_| {}));
+            }
+            run(0, observer);
+        }),
+        None => run(0, observer),
+    }
+    let reports = reports.into_inner().unwrap_or_else(|e| e.into_inner());
+    // The calling thread either finished the team or was halted by a thread that did.
+    let outcome = team.outcome().unwrap_or(Err(Stop::Interrupted));
+    let mut knowledge = KnowledgeStats::default();
+    for report in &reports {
+        knowledge.add(&report.knowledge);
+    }
+    let root_numbers = match outcome {
+        Ok((true, _)) => (Pn::ZERO, Pn::INF),
+        Ok((false, _)) => (Pn::INF, Pn::ZERO),
+        Err(_) => reports[0].root_numbers,
+    };
+    let stats = SearchStats {
+        nodes: reports.iter().map(|r| r.nodes).sum(),
+        seconds: started.elapsed().as_secs_f64(),
+        root_proof: root_numbers.0,
+        root_disproof: root_numbers.1,
+        table: table.stats(),
+        knowledge,
+        threads,
+        thread_nodes: reports.iter().map(|r| r.nodes).collect(),
+    };
+    (outcome, stats)
+}
