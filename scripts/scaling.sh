@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Measures parallel scaling on this machine: df-pn on 1, 2, 4, ... threads up to
+# all cores, on 5x5, 4x6 and 6x5, the median of REPEAT runs (default 3) each.
+# Writes results/scaling-<cores>core.json and renders it into results/README.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release --quiet
+cores=$(nproc)
+threads=1
+n=2
+while [ "$n" -le "$cores" ]; do
+  threads="$threads,$n"
+  n=$((n * 2))
+done
+if [ "$((n / 2))" -ne "$cores" ] && [ "$cores" -gt 1 ]; then
+  threads="$threads,$cores"
+fi
+./target/release/breakthrough bench solve --compare threads --threads "$threads" \
+  --repeat "${REPEAT:-3}" --out "results/scaling-${cores}core.json"
+exec ./target/release/breakthrough report results --readme README.md
