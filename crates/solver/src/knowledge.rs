@@ -1,6 +1,6 @@
 //! Cheap exact endgame knowledge (the race rules), applied before a position is
 //! searched. [`Knowledge`] says which rules a search uses; [`classify`] is the core
-//! of threats, and [`crate::race`] adds race wins further from the goal.
+//! of threats, and the `race` module adds race wins further from the goal.
 //!
 //! A piece one step from its goal rank always has a move to the goal: the board is
 //! at least 2 wide, so it has at least one diagonal step, and its target is empty or

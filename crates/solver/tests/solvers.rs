@@ -10,6 +10,9 @@ use breakthrough_engine::{Bitboard, Board, Color, Position, Step};
 use breakthrough_solver::knowledge::{classify, Knowledge, Verdict};
 use breakthrough_solver::{solve, Algorithm, Limits, Solution, SolveOptions, Stop};
 
+mod common;
+use common::check_certificate;
+
 /// Whether the side to move wins, by exhaustive search over the rules alone (exact
 /// positions memoised, no knowledge, no bounded table).
 fn rules_only_wins(position: &Position, memo: &mut HashMap<Position, bool>) -> bool {
@@ -423,32 +426,6 @@ fn progress_is_reported_on_long_searches() {
     });
     assert!(solution.is_solved());
     assert!(reports > 3, "{reports}");
-}
-
-/// Solves with a certificate and checks it: it verifies with the rules alone, claims
-/// the solver's winner for the position solved, and its main line is a legal game
-/// that the winner wins, as long as the proof's longest game.
-fn check_certificate(solution: &Solution) {
-    let position = &solution.position;
-    let proof = solution
-        .proof
-        .as_ref()
-        .expect("asked for")
-        .as_ref()
-        .unwrap_or_else(|e| panic!("{position}: {e}"));
-    let report = proof
-        .certificate
-        .verify()
-        .unwrap_or_else(|e| panic!("{position}: {e}"));
-    assert_eq!(report.root, *position);
-    assert_eq!(Some(report.winner), solution.winner, "{position}");
-    assert_eq!(report.height, proof.height, "{position}");
-    assert_eq!(proof.principal_variation.len() as u32, proof.height);
-    let mut end = *position;
-    for mv in &proof.principal_variation {
-        end = end.try_play(*mv).expect("main line is legal");
-    }
-    assert_eq!(end.winner(), solution.winner, "{position}");
 }
 
 #[test]

@@ -11,7 +11,7 @@
 //!   table is not a proof (entries are evicted, positions transpose), so the pass
 //!   walks the strategy and re-proves whatever the table has lost.
 //! - [`format`] writes and reads the file (versioned, compressed, checksummed).
-//! - [`verify`] checks it, using only `breakthrough_engine`.
+//! - `verify` checks it, using only `breakthrough_engine`.
 
 pub(crate) mod extract;
 mod format;
