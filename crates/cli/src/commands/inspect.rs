@@ -160,6 +160,10 @@ fn print_stats(result: &SolveResult) {
         number(&stats["threads"]),
         number(&result.solver["algorithm"]),
     );
+    if let Some(per_thread) = stats["thread_nodes"].as_array().filter(|t| t.len() > 1) {
+        let per_thread: Vec<String> = per_thread.iter().map(number).collect();
+        outln!("threads    nodes per thread: {}", per_thread.join(", "));
+    }
     outln!(
         "root       proof {} / disproof {}; peak memory {} MiB",
         number(&stats["root_proof"]),
