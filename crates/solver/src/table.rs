@@ -11,7 +11,8 @@
 //! takes no lock but reads again when the version moved under it. So a probe never
 //! sees half of one store and half of another, and costs one uncontended load more
 //! than an unshared table. A bucket is one lock word and four entries of seven
-//! 32-bit words: 116 bytes in two cache lines, as the old unshared bucket was.
+//! 32-bit words: 116 bytes, padded to two cache lines like the unshared bucket it
+//! replaced, so a table of a given size holds as many entries as before.
 //!
 //! A proven entry is final: a thread that comes back from a subtree with numbers it
 //! gathered before another thread proved the position does not overwrite the proof.

@@ -18,7 +18,7 @@ use breakthrough_engine::Board;
 /// Solve each board of the suite with each contestant (--compare), --repeat times
 /// each; print median seconds, nodes, nodes/s and peak memory, and the ratios to the
 /// first contestant: with --compare threads, the speed-up and the search overhead
-/// (nodes against one thread's).
+/// (time and nodes against the first thread count's, one thread by default).
 #[derive(Debug, Args)]
 pub struct SolveBenchArgs {
     /// The contestants: df-pn against the plain exhaustive reference solver, df-pn
@@ -32,7 +32,8 @@ pub struct SolveBenchArgs {
     #[arg(long, value_delimiter = ',')]
     pub boards: Vec<String>,
 
-    /// Thread counts for --compare threads.
+    /// Thread counts for --compare threads; the first is what the others are
+    /// compared with.
     #[arg(long, value_delimiter = ',', default_values_t = [1, 2],
           value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Vec<u32>,
