@@ -11,7 +11,7 @@ use breakthrough_solver::knowledge::{classify, Knowledge, Verdict};
 use breakthrough_solver::{solve, Algorithm, Limits, Solution, SolveOptions, Stop};
 
 mod common;
-use common::check_certificate;
+use common::{check_best_move, check_certificate, random_game_position};
 
 /// Whether the side to move wins, by exhaustive search over the rules alone (exact
 /// positions memoised, no knowledge, no bounded table).
@@ -44,35 +44,6 @@ fn options(algorithm: Algorithm, max_nodes: Option<u64>) -> SolveOptions {
 
 fn run(position: &Position, algorithm: Algorithm, max_nodes: Option<u64>) -> Solution {
     solve(position, &options(algorithm, max_nodes), &mut |_| {})
-}
-
-/// The best move must keep the win: after it, the opponent (to move) loses. Returns
-/// whether the re-solve (by the reference solver, within a budget) checked it.
-fn check_best_move(solution: &Solution) -> bool {
-    let position = &solution.position;
-    match (solution.winner, solution.best_move) {
-        (Some(winner), Some(best)) => {
-            assert_eq!(winner, position.to_move(), "{position:?}");
-            let after = position.try_play(best).expect("best move is legal");
-            let again = run(&after, Algorithm::Reference, Some(5_000_000));
-            if let Some(again) = again.winner {
-                assert_eq!(again, winner, "{best} throws the win in {position:?}");
-            }
-            again.is_solved()
-        }
-        (Some(winner), None) => {
-            assert_ne!(
-                winner,
-                position.to_move(),
-                "no move given for a win in {position:?}"
-            );
-            false
-        }
-        (None, best) => {
-            assert_eq!(best, None);
-            false
-        }
-    }
 }
 
 #[test]
@@ -127,19 +98,6 @@ fn dfpn_agrees_with_reference_on_start_positions() {
         assert_eq!(dfpn.winner, reference.winner, "{size}");
         assert!(dfpn.best_move.is_none() || check_best_move(&dfpn), "{size}");
     }
-}
-
-/// A random position reached by `plies` random moves from the start, if still going on.
-fn random_game_position(board: Board, plies: u32, rng: &mut fastrand::Rng) -> Option<Position> {
-    let mut position = Position::start(board);
-    for _ in 0..plies {
-        let steps = position.steps();
-        if steps.is_empty() {
-            return None;
-        }
-        position = position.play_step(steps[rng.usize(..steps.len())]);
-    }
-    position.winner().is_none().then_some(position)
 }
 
 /// A random endgame: a few pieces a side anywhere legal.

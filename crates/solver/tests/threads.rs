@@ -7,10 +7,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use breakthrough_engine::{Board, Color, Position};
-use breakthrough_solver::{solve, Algorithm, Limits, Solution, SolveOptions, Stop};
+use breakthrough_solver::{solve, Limits, Solution, SolveOptions, Stop};
 
 mod common;
-use common::check_certificate;
+use common::{check_best_move, check_certificate, random_game_position, reference};
 
 const THREADS: [usize; 3] = [1, 2, 4];
 
@@ -26,14 +26,6 @@ fn options(threads: usize, table_mb: usize, max_nodes: Option<u64>) -> SolveOpti
     }
 }
 
-fn reference(position: &Position, max_nodes: Option<u64>) -> Solution {
-    let options = SolveOptions {
-        algorithm: Algorithm::Reference,
-        ..options(1, 16, max_nodes)
-    };
-    solve(position, &options, &mut |_| {})
-}
-
 /// The thread count and the per-thread nodes add up.
 fn check_stats(solution: &Solution, threads: usize) {
     let stats = &solution.stats;
@@ -42,19 +34,11 @@ fn check_stats(solution: &Solution, threads: usize) {
     assert_eq!(stats.thread_nodes.iter().sum::<u64>(), stats.nodes);
 }
 
-/// The certificate verifies with the rules alone and proves the claimed winner (see
-/// [`check_certificate`]); the best move, when the side to move wins, keeps the win.
+/// The certificate verifies with the rules alone and proves the claimed winner, and
+/// the best move, when the side to move wins, keeps the win.
 fn check_proof(solution: &Solution) {
     check_certificate(solution);
-    let position = &solution.position;
-    if solution.winner == Some(position.to_move()) {
-        let best = solution.best_move.expect("a won root has a best move");
-        let after = position.try_play(best).expect("best move is legal");
-        let again = reference(&after, Some(5_000_000));
-        if let Some(winner) = again.winner {
-            assert_eq!(Some(winner), solution.winner, "{best} throws the win");
-        }
-    }
+    check_best_move(solution);
 }
 
 #[test]
@@ -138,16 +122,10 @@ fn random_positions_agree_with_the_reference_on_any_thread_count() {
 /// game still on (random games that end sooner are played again).
 fn random_game(board: Board, rng: &mut fastrand::Rng) -> Position {
     let plies = rng.u32(board.squares() / 2..board.squares());
-    'game: loop {
-        let mut position = Position::start(board);
-        for _ in 0..plies {
-            let steps = position.steps();
-            position = position.play_step(steps[rng.usize(..steps.len())]);
-            if position.winner().is_some() {
-                continue 'game;
-            }
+    loop {
+        if let Some(position) = random_game_position(board, plies, rng) {
+            return position;
         }
-        return position;
     }
 }
 

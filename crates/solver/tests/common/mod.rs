@@ -1,6 +1,63 @@
 //! Checks shared by the integration tests.
 
-use breakthrough_solver::Solution;
+use breakthrough_engine::{Board, Position};
+use breakthrough_solver::{solve, Algorithm, Limits, Solution, SolveOptions};
+
+/// The reference solver on a 16 MiB table, within a node budget.
+pub fn reference(position: &Position, max_nodes: Option<u64>) -> Solution {
+    let options = SolveOptions {
+        algorithm: Algorithm::Reference,
+        table_mb: 16,
+        limits: Limits {
+            max_nodes,
+            ..Limits::default()
+        },
+        ..SolveOptions::default()
+    };
+    solve(position, &options, &mut |_| {})
+}
+
+/// The best move must keep the win: after it, the opponent (to move) loses. Returns
+/// whether the re-solve (by the reference solver, within a budget) checked it.
+pub fn check_best_move(solution: &Solution) -> bool {
+    let position = &solution.position;
+    match (solution.winner, solution.best_move) {
+        (Some(winner), Some(best)) => {
+            assert_eq!(winner, position.to_move(), "{position:?}");
+            let after = position.try_play(best).expect("best move is legal");
+            let again = reference(&after, Some(5_000_000));
+            if let Some(again) = again.winner {
+                assert_eq!(again, winner, "{best} throws the win in {position:?}");
+            }
+            again.is_solved()
+        }
+        (Some(winner), None) => {
+            assert_ne!(
+                winner,
+                position.to_move(),
+                "no move given for a win in {position:?}"
+            );
+            false
+        }
+        (None, best) => {
+            assert_eq!(best, None);
+            false
+        }
+    }
+}
+
+/// A random position reached by `plies` random moves from the start, if still going on.
+pub fn random_game_position(board: Board, plies: u32, rng: &mut fastrand::Rng) -> Option<Position> {
+    let mut position = Position::start(board);
+    for _ in 0..plies {
+        let steps = position.steps();
+        if steps.is_empty() {
+            return None;
+        }
+        position = position.play_step(steps[rng.usize(..steps.len())]);
+    }
+    position.winner().is_none().then_some(position)
+}
 
 /// Checks a solve's certificate: it verifies with the rules alone, claims
 /// the solver's winner for the position solved, and its main line is a legal game
