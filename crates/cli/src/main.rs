@@ -64,6 +64,7 @@ enum Command {
 pub struct InputError(#[from] anyhow::Error);
 
 fn main() -> ExitCode {
+    system::mark_start();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(args) => commands::solve::run(args),

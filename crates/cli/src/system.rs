@@ -1,5 +1,8 @@
 //! What the machine offers: memory and cores, for sensible defaults and for reports.
 
+use std::sync::OnceLock;
+use std::time::Instant;
+
 use breakthrough_engine::Board;
 
 /// A field of `/proc/<file>` in kB, on Linux; `None` elsewhere or when unreadable.
@@ -14,20 +17,39 @@ fn proc_kb(file: &str, field: &str) -> Option<u64> {
         .ok()
 }
 
-/// Default table size: 256 MiB for boards of up to 20 squares (4x5 touches about a
-/// million positions), else a quarter of the memory available now, between 64 MiB
-/// and 4 GiB; 1 GiB when the available memory is unknown.
+/// Default table size in MiB: what the board's solve needs, so that a small board
+/// does not pay for gigabytes (each page of the table costs the system time when the
+/// search first writes it, up to 10 s for 4 GiB on the development machine, and the
+/// table's entries land everywhere, so every page is written soon): 64 MiB up to 20
+/// squares (4x5 uses about a million entries), 512 MiB up to 25 (5x5 about ten
+/// million; 4x6 fills it, with few more nodes than on 2 GiB), 2 GiB up to 30 (6x5
+/// fills three quarters of it, and needs no more nodes than on 4 GiB), and for
+/// larger boards a quarter of the memory available now, between 64 MiB and 4 GiB
+/// (1 GiB when that is unknown).
 pub fn default_table_mb(board: Board) -> usize {
     let quarter = match available_memory_mb() {
         Some(mb) => ((mb / 4) as usize).clamp(64, 4096),
         None => 1024,
     };
-    if board.squares() <= 20 {
-        quarter.min(256)
-    } else {
-        quarter
+    match board.squares() {
+        0..=20 => quarter.min(64),
+        21..=25 => quarter.min(512),
+        26..=30 => quarter.min(2048),
+        _ => quarter,
     }
 }
+
+/// Seconds since the program started, for the whole-process wall time of a result.
+pub fn wall_seconds() -> f64 {
+    START.get_or_init(Instant::now).elapsed().as_secs_f64()
+}
+
+/// Notes the program's start; called first thing in `main`.
+pub fn mark_start() {
+    START.get_or_init(Instant::now);
+}
+
+static START: OnceLock<Instant> = OnceLock::new();
 
 /// Memory available now in MiB, where the system tells it.
 pub fn available_memory_mb() -> Option<u64> {

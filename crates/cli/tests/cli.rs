@@ -188,7 +188,10 @@ fn solve_json_has_the_fields() {
     assert_eq!(json["verdict"], "second player (black) wins");
     let stats = &json["stats"];
     assert!(stats["nodes"].as_u64().unwrap() > 0);
-    assert!(stats["seconds"].as_f64().is_some());
+    let seconds = stats["seconds"].as_f64().unwrap();
+    // The whole process's time includes the search's.
+    let wall = stats["wall_seconds"].as_f64().unwrap();
+    assert!(wall >= seconds && wall < seconds + 60.0, "{wall} {seconds}");
     // All cores by default, each thread's nodes listed.
     let threads = stats["threads"].as_u64().unwrap();
     assert_eq!(json["solver"]["threads"], threads);
@@ -302,6 +305,7 @@ fn bench_solve_compares_thread_counts() {
     assert_eq!(rows[0]["threads"], 1);
     assert_eq!(rows[0]["overhead"], 1.0);
     assert_eq!(rows[1]["thread_nodes"].as_array().unwrap().len(), 2);
+    assert!(rows[1]["median_wall_seconds"].as_f64().unwrap() >= 0.0);
     // The report renders it.
     std::fs::write(dir.join("published.json"), "{\"results\": []}").unwrap();
     let output = run(&["report", dir.to_str().unwrap()]);
@@ -535,4 +539,77 @@ fn reproduce_and_report_from_a_results_directory() {
         "{svg}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_default_table_fits_the_board() {
+    // At most these (less where a quarter of the available memory is less).
+    for (board, megabytes) in [("4x4", 64), ("5x5", 512)] {
+        let output = run(&["solve", board, "--json", "--quiet", "--max-nodes", "1000"]);
+        let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+        let table = &json["stats"]["table"];
+        let chosen = table["megabytes"].as_u64().unwrap();
+        assert!((64..=megabytes).contains(&chosen), "{board}: {chosen}");
+        assert_eq!(table["bytes"].as_u64().unwrap() >> 20, chosen, "{board}");
+    }
+}
+
+#[test]
+fn bench_solve_compares_two_builds_turn_by_turn() {
+    // This build against itself: the runs alternate, both rows solve, and the ratios
+    // are this build's against the baseline's on the same thread count.
+    let program = env!("CARGO_BIN_EXE_breakthrough");
+    let output = run(&[
+        "bench",
+        "solve",
+        "--compare",
+        "baseline",
+        "--baseline",
+        program,
+        "--boards",
+        "4x4,3x5",
+        "--threads",
+        "1,2",
+        "--repeat",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let rows = json["solve"].as_array().unwrap();
+    assert_eq!(rows.len(), 8);
+    for pair in rows.chunks(2) {
+        assert_eq!(pair[0]["solver"], "baseline");
+        assert_eq!(pair[1]["solver"], "this");
+        assert_eq!(pair[0]["threads"], pair[1]["threads"]);
+        assert!(pair[0]["speed_up"].is_null());
+        assert!(pair[1]["speed_up"].as_f64().unwrap() > 0.0);
+        assert_eq!(pair[1]["wall_runs"].as_array().unwrap().len(), 2);
+        assert_eq!(pair[0]["winner"], "black");
+    }
+    // On one thread the same program visits the same nodes.
+    assert_eq!(rows[1]["x_nodes"], 1.0);
+}
+
+#[test]
+fn bench_solve_refuses_a_missing_baseline() {
+    assert_input_error(
+        &["bench", "solve", "--compare", "baseline"],
+        "--baseline PATH",
+    );
+    assert_input_error(
+        &[
+            "bench",
+            "solve",
+            "--compare",
+            "baseline",
+            "--baseline",
+            "/no/such/breakthrough",
+        ],
+        "no such program",
+    );
+    assert_input_error(
+        &["bench", "solve", "--baseline", "/bin/true"],
+        "--compare baseline",
+    );
 }

@@ -268,6 +268,17 @@ impl Position {
         self.targets().iter().map(|(set, _)| set.len()).sum()
     }
 
+    /// Number of legal moves of the side to move that capture on the square with bit
+    /// index `index` (0, 1 or 2: only diagonal moves capture).
+    #[inline]
+    pub fn captures_on(&self, index: u32) -> u32 {
+        if self.goal_reached() || !self.pieces[self.to_move.opponent().index()].has(index) {
+            return 0;
+        }
+        let [_, (toward_a, _), (away_a, _)] = self.targets();
+        u32::from(toward_a.has(index)) + u32::from(away_a.has(index))
+    }
+
     /// Calls `visit` with every legal move, in a fixed order (by direction, then by
     /// target square). Nothing is visited once the game is over.
     #[inline]

@@ -58,6 +58,18 @@ fn check_position(position: &Position) {
         position.move_count(),
         "mirror of {text}"
     );
+    for index in 0..position.board().squares() {
+        let captures = position
+            .legal_moves()
+            .iter()
+            .filter(|mv| mv.capture && position.board().index(mv.to) == Some(index))
+            .count();
+        assert_eq!(
+            position.captures_on(index) as usize,
+            captures,
+            "captures on {index} in {text}"
+        );
+    }
     for step in position.steps() {
         let mv = position.to_move_text(step);
         assert_eq!(position.parse_move(&mv.to_string()), Ok(mv));

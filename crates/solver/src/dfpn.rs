@@ -24,11 +24,26 @@ struct Child {
     key: Key,
     hash: u64,
     step: Step,
-    /// The numbers the child's own search returned in this frame, if it was searched.
-    /// The table comes first (a transposition may have moved them on), but when it
-    /// has evicted the child, these keep the search from taking it for a fresh leaf
-    /// and redoing the same work over and over.
-    searched: Option<(Pn, Pn)>,
+    /// The child's numbers as this frame last saw them: from the table, its first
+    /// evaluation, or its own search. Later iterations use them instead of probing
+    /// the table again (see [`Dfpn::mid`]); when the table has evicted the child,
+    /// they keep the search from taking it for a fresh leaf and redoing its work.
+    known: Option<(Pn, Pn)>,
+    /// Whether it has been expanded before (its table entry records work).
+    expanded: bool,
+}
+
+/// What a position entered by [`Dfpn::mid`] has been through already, and so which
+/// of the rules it still needs.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Seen {
+    /// Nothing: all the rules.
+    Never,
+    /// Its first evaluation as a leaf ([`Knowledge::classify_leaf`]) came out open:
+    /// the threat rules, and the long race wins.
+    AsLeaf,
+    /// It was expanded before: the threat rules only, which narrow its moves.
+    Expanded,
 }
 
 /// The child to descend into as the virtual numbers of [`Team::virtual_delta`] see it.
@@ -102,7 +117,8 @@ impl<'a> Dfpn<'a> {
     /// Proves or disproves the root: whether the side to move wins, and with which move.
     pub fn solve_root(&mut self, root: &Position) -> Result<(bool, Option<Step>), Stop> {
         let key = Key::of(root);
-        let (phi, delta, best) = self.mid(0, root, key, key.hash(), Pn::INF, Pn::INF)?;
+        let (phi, delta, best) =
+            self.mid(0, root, key, key.hash(), Pn::INF, Pn::INF, Seen::Never)?;
         self.root_numbers = (phi, delta);
         if phi != Pn::ZERO {
             return Ok((false, None));
@@ -116,7 +132,7 @@ impl<'a> Dfpn<'a> {
     /// `delta` is the number of moves worth searching.
     #[inline]
     fn leaf_numbers(&mut self, position: &Position) -> (Pn, Pn) {
-        let verdict = self.rules.classify(position);
+        let verdict = self.rules.classify_leaf(position);
         self.knowledge.count(verdict);
         match verdict {
             Verdict::WinInOne | Verdict::RaceWin { .. } => (Pn::ZERO, Pn::INF),
@@ -167,6 +183,18 @@ impl<'a> Dfpn<'a> {
     /// The multiple iterative deepening step of df-pn: searches `position` until its
     /// `phi >= th_phi` or `delta >= th_delta`; returns its numbers and, when proven
     /// won, the move that wins.
+    ///
+    /// `seen`: what the position has been through; the race search, the costly part
+    /// of the rules, is run once for each length (see [`Seen`]).
+    ///
+    /// The children's numbers are read from the table once, when the position is
+    /// entered; later iterations of the loop keep them in the frame and update only
+    /// the child just searched, whose new numbers its search returns. That saves a
+    /// probe (a likely cache miss) per child and iteration; a sibling that a
+    /// transposition or another thread changed meanwhile is seen the next time the
+    /// position is entered. Numbers read late only steer the search less well: a
+    /// proof is still a proof, since a child proven in the frame is proven in truth.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn mid(
         &mut self,
         depth: usize,
@@ -175,10 +203,18 @@ impl<'a> Dfpn<'a> {
         hash: u64,
         th_phi: Pn,
         th_delta: Pn,
+        seen: Seen,
     ) -> Result<(Pn, Pn, Option<Step>), Stop> {
         self.tick()?;
         let nodes_before = self.budget.nodes();
-        let verdict = self.rules.classify(position);
+        let verdict = match seen {
+            Seen::Never => self.rules.classify(position),
+            Seen::AsLeaf => match self.rules.threats(position) {
+                Verdict::Open => self.rules.long_races(position),
+                verdict => verdict,
+            },
+            Seen::Expanded => self.rules.threats(position),
+        };
         if let Some(wins) = verdict.side_to_move_wins() {
             self.knowledge.count(verdict);
             let numbers = if wins {
@@ -210,7 +246,8 @@ impl<'a> Dfpn<'a> {
                 key,
                 hash: key.hash(),
                 step,
-                searched: None,
+                known: None,
+                expanded: false,
             });
         });
         debug_assert!(!children.is_empty() && children.len() <= MAX_MOVES);
@@ -218,7 +255,7 @@ impl<'a> Dfpn<'a> {
         self.team.enter(hash);
 
         let result = loop {
-            for child in children.iter() {
+            for child in children.iter().filter(|child| child.known.is_none()) {
                 self.table.prefetch(child.hash);
             }
             // Gather the children's numbers: ours are min of their delta, sum of their phi.
@@ -229,19 +266,25 @@ impl<'a> Dfpn<'a> {
             let mut best_phi = Pn::ZERO;
             // The same choice with other threads' subtrees made to look harder.
             let mut steer = Steer::default();
-            for (i, child) in children.iter().enumerate() {
-                let (c_phi, c_delta) =
-                    match (self.table.probe(&child.key, child.hash), child.searched) {
-                        (Some(numbers), _) | (None, Some(numbers)) => numbers,
-                        (None, None) => {
-                            // Stored (as the cheapest entry) so that the next iteration
+            for (i, child) in children.iter_mut().enumerate() {
+                let (c_phi, c_delta) = match child.known {
+                    Some(numbers) => numbers,
+                    None => match self.table.probe_with_work(&child.key, child.hash) {
+                        Some((phi, delta, work)) => {
+                            child.expanded = work > 0;
+                            (phi, delta)
+                        }
+                        None => {
+                            // Stored (as the cheapest entry) so that the next visit
                             // need not classify it again: 5x5 took 12.9M nodes in
                             // 7.5 s this way, 13.8M in 8.6 s without.
                             let numbers = self.leaf_numbers(&child.position);
                             self.store(&child.key, child.hash, numbers, 0);
                             numbers
                         }
-                    };
+                    },
+                };
+                child.known = Some((c_phi, c_delta));
                 if c_delta < phi {
                     second = phi;
                     phi = c_delta;
@@ -291,8 +334,16 @@ impl<'a> Dfpn<'a> {
                 child.hash,
                 child_th_phi,
                 child_th_delta,
+                if child.expanded {
+                    Seen::Expanded
+                } else {
+                    Seen::AsLeaf
+                },
             ) {
-                Ok((c_phi, c_delta, _)) => children[best].searched = Some((c_phi, c_delta)),
+                Ok((c_phi, c_delta, _)) => {
+                    children[best].known = Some((c_phi, c_delta));
+                    children[best].expanded = true;
+                }
                 Err(stop) => break Err(stop),
             }
         };

@@ -25,9 +25,18 @@ pub struct Knowledge {
     pub race_moves: u32,
 }
 
-/// The default longest race win, chosen with `breakthrough bench solve --compare
-/// patterns` and `solve --race-moves K` (3 had the fewest nodes at about the best time).
-pub const DEFAULT_RACE_MOVES: u32 = 3;
+/// The default longest race win, chosen with `solve --race-moves K` on 5x5 and 6x5:
+/// on 6x5 (two threads) 3 took 33.5 M nodes and 51 s, 4 took 19.6 M and 47 s, 5 took
+/// 6.4 M and 62 s (the race search then does most of the work, at more cost per
+/// position than df-pn's).
+pub const DEFAULT_RACE_MOVES: u32 = 4;
+
+/// The longest race win df-pn looks for in a position it has just generated (each
+/// child of an expanded position); the longer ones, which cost more, only when it
+/// expands the position. On 5x5 with `--race-moves 4`: 1.35 M nodes in 4.1-5.0 s
+/// this way, 2.0 M in 4.6 s with 2 here, 0.82 M in 7.2-7.6 s with every race length
+/// looked for in every new position.
+pub const LEAF_RACE_MOVES: u32 = 3;
 
 impl Default for Knowledge {
     fn default() -> Self {
@@ -48,18 +57,39 @@ impl Knowledge {
     /// Applies the rules to a position.
     #[inline]
     pub fn classify(self, position: &Position) -> Verdict {
-        if !self.patterns {
-            return if position.winner().is_some() {
-                Verdict::GameOver
-            } else {
-                Verdict::Open
-            };
-        }
-        let verdict = classify(position);
-        if verdict != Verdict::Open {
+        let verdict = self.threats(position);
+        if verdict != Verdict::Open || !self.patterns {
             return verdict;
         }
-        for moves in 2..=self.race_moves {
+        self.races(position, 2, self.race_moves)
+    }
+
+    /// The rules with race wins of at most [`LEAF_RACE_MOVES`]: df-pn's first look
+    /// at a position; [`Knowledge::long_races`] completes it if the position is
+    /// expanded.
+    #[inline]
+    pub fn classify_leaf(self, position: &Position) -> Verdict {
+        Knowledge {
+            race_moves: self.race_moves.min(LEAF_RACE_MOVES),
+            ..self
+        }
+        .classify(position)
+    }
+
+    /// The race wins longer than [`LEAF_RACE_MOVES`], for an open position.
+    #[inline]
+    pub fn long_races(self, position: &Position) -> Verdict {
+        if self.patterns {
+            self.races(position, LEAF_RACE_MOVES + 1, self.race_moves)
+        } else {
+            Verdict::Open
+        }
+    }
+
+    /// Race wins in `from..=to` moves, the shortest first.
+    #[inline]
+    fn races(self, position: &Position, from: u32, to: u32) -> Verdict {
+        for moves in from..=to {
             if let Some(step) = race_win(position, moves) {
                 return Verdict::RaceWin {
                     moves: moves as u8,
@@ -68,6 +98,20 @@ impl Knowledge {
             }
         }
         Verdict::Open
+    }
+
+    /// The rules without the race search: enough for a position whose race search
+    /// has already come out open (df-pn classifies each child when it first sees
+    /// it, and again only the cheap rules when it enters it).
+    #[inline]
+    pub fn threats(self, position: &Position) -> Verdict {
+        if self.patterns {
+            classify(position)
+        } else if position.winner().is_some() {
+            Verdict::GameOver
+        } else {
+            Verdict::Open
+        }
     }
 }
 
@@ -145,8 +189,7 @@ pub fn classify(position: &Position) -> Verdict {
         0 => Verdict::Open,
         1 => {
             let target = threats.first().unwrap_or(0);
-            let mut captures = 0;
-            position.for_each_step(|step| captures += u32::from(u32::from(step.to) == target));
+            let captures = position.captures_on(target);
             if captures > 0 {
                 Verdict::MustCapture { target, captures }
             } else {

@@ -1,116 +1,232 @@
 //! Race wins: the side to move forces a piece onto its goal within `k` of its own
-//! moves, whatever the opponent does, before the opponent can get there.
+//! moves, whatever the opponent does.
 //!
 //! This is an exact bounded search, not a table of hand-written patterns: the side
-//! to move tries the moves of its runners (pieces at most `k` steps from the goal),
-//! and each must beat every legal reply. Restricting the winner's moves can only miss
-//! wins, never invent them, and the opponent's replies are all searched, so a race
-//! win is a proof. The opponent cannot win first: the rule applies only while its
-//! nearest piece is at least `k` steps from its goal, and it moves after us.
+//! to move tries the moves of its runners (its pieces at most `k` steps from the
+//! goal; under a threat, the captures of the threatening piece), and each must beat
+//! every legal reply, the opponent's own race to its goal included: a reply that
+//! puts an enemy piece one step from its goal must be captured at once, and two such
+//! pieces, or one that cannot be taken, end the try. Restricting the winner's moves
+//! can only miss wins, never invent them, and the opponent's replies are all
+//! searched, so a race win is a proof. (Until this search looked at the opponent's
+//! threats itself, the rule applied only while the opponent's nearest piece was at
+//! least `k` steps from its goal; without that condition 5x5 takes 2.7 M nodes
+//! instead of 4.0 M at `k = 3`, and 6x5 on two threads 33 M instead of 54 M.)
 //!
-//! Two steps from the end, the search ends in the threat rules of [`crate::knowledge`]:
-//! the side to move wins in 2 exactly when one of its moves leaves the opponent a
-//! double threat or a threat it cannot capture.
+//! It works on the two armies as bare bitboards, without [`Position`]'s hash and move
+//! lists: a race query is made for every position df-pn meets, and visits tens of
+//! positions of its own. A side without moves loses the game, but the search does
+//! not check for it: such a side has no move to try, or no reply that refutes, so
+//! the search only misses the rare wins that rest on it.
 
-use breakthrough_engine::{Bitboard, Color, Position, Step, MAX_MOVES};
+use breakthrough_engine::{Board, Color, Position, Step};
 
-use crate::knowledge::{classify, Verdict};
+/// The board's masks and shifts, for both sides.
+#[derive(Clone, Copy)]
+struct Geometry {
+    width: u32,
+    height: u32,
+    cells: u64,
+    /// Squares off file `a` (a piece there can step toward file `a`).
+    not_first_file: u64,
+    /// Squares off the last file.
+    not_last_file: u64,
+    /// Each side's rank one step before its goal (White's first).
+    pre_goal: [u64; 2],
+}
 
-/// Moves `colour`'s nearest piece needs to reach its goal (each move gains one rank);
-/// `u32::MAX` without pieces.
-#[inline]
-pub(crate) fn distance(position: &Position, colour: Color) -> u32 {
-    let board = position.board();
-    let pieces = position.pieces(colour);
-    match colour {
-        Color::White => pieces
-            .last()
-            .map_or(u32::MAX, |index| board.height() - 1 - index / board.width()),
-        Color::Black => pieces
-            .first()
-            .map_or(u32::MAX, |index| index / board.width()),
+/// The two armies (White's first) and whose move it is, as indices.
+type Armies = [u64; 2];
+
+const WHITE: usize = 0;
+
+impl Geometry {
+    fn of(board: Board) -> Geometry {
+        Geometry {
+            width: board.width(),
+            height: board.height(),
+            cells: board.cells().0,
+            not_first_file: board.not_first_file().0,
+            not_last_file: board.not_last_file().0,
+            pre_goal: [board.rank(board.height() - 2).0, board.rank(1).0],
+        }
+    }
+
+    /// The targets of `side`'s `movers` in each direction (straight, toward file `a`,
+    /// away from it) given the armies, with the bit offset `to - from` of each.
+    #[inline]
+    fn targets(&self, armies: &Armies, side: usize, movers: u64) -> [(u64, i32); 3] {
+        let w = self.width;
+        let own = armies[side];
+        let free = self.cells & !(armies[0] | armies[1]);
+        let not_own = self.cells & !own;
+        let toward_a = movers & self.not_first_file;
+        let away_a = movers & self.not_last_file;
+        let wi = w as i32;
+        if side == WHITE {
+            [
+                (movers << w & free, wi),
+                (toward_a << (w - 1) & not_own, wi - 1),
+                (away_a << (w + 1) & not_own, wi + 1),
+            ]
+        } else {
+            [
+                (movers >> w & free, -wi),
+                (toward_a >> (w + 1) & not_own, -wi - 1),
+                (away_a >> (w - 1) & not_own, -wi + 1),
+            ]
+        }
+    }
+
+    /// Moves `side`'s nearest piece needs to reach its goal; `u32::MAX` without pieces.
+    #[inline]
+    fn distance(&self, armies: &Armies, side: usize) -> u32 {
+        let pieces = armies[side];
+        if pieces == 0 {
+            u32::MAX
+        } else if side == WHITE {
+            self.height - 1 - (63 - pieces.leading_zeros()) / self.width
+        } else {
+            pieces.trailing_zeros() / self.width
+        }
+    }
+
+    /// `side`'s squares at most `k` moves from its goal.
+    #[inline]
+    fn within(&self, side: usize, k: u32) -> u64 {
+        let below = |bits: u32| {
+            if bits >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << bits) - 1
+            }
+        };
+        if side == WHITE {
+            self.cells & !below(self.width * self.height.saturating_sub(k + 1))
+        } else {
+            self.cells & below(self.width * (k + 1))
+        }
+    }
+
+    /// Calls `visit` with each move of `side`'s `movers` whose target is in `onto`,
+    /// until it returns `true`; returns that move.
+    #[inline]
+    fn find_move(
+        &self,
+        armies: &Armies,
+        side: usize,
+        movers: u64,
+        onto: u64,
+        mut visit: impl FnMut(Step) -> bool,
+    ) -> Option<Step> {
+        for (set, offset) in self.targets(armies, side, movers) {
+            let mut set = set & onto;
+            while set != 0 {
+                let to = set.trailing_zeros();
+                set &= set - 1;
+                let step = Step {
+                    from: (to as i32 - offset) as u8,
+                    to: to as u8,
+                };
+                if visit(step) {
+                    return Some(step);
+                }
+            }
+        }
+        None
     }
 }
 
-/// `colour`'s pieces at most `k` moves from its goal.
 #[inline]
-fn runners(position: &Position, colour: Color, k: u32) -> Bitboard {
-    let board = position.board();
-    let below = |bits: u32| {
-        if bits >= 64 {
-            u64::MAX
-        } else {
-            (1u64 << bits) - 1
-        }
-    };
-    let mask = match colour {
-        // Ranks H-1-k and up.
-        Color::White => !below(board.width() * board.height().saturating_sub(k + 1)),
-        // Ranks k and down.
-        Color::Black => below(board.width() * (k + 1)),
-    };
-    Bitboard(position.pieces(colour).0 & mask)
+fn play(armies: &Armies, side: usize, step: Step) -> Armies {
+    let mut next = *armies;
+    let (from, to) = (1u64 << step.from, 1u64 << step.to);
+    next[side] ^= from | to;
+    next[1 - side] &= !to;
+    next
+}
+
+fn armies_of(position: &Position) -> Armies {
+    [
+        position.pieces(Color::White).0,
+        position.pieces(Color::Black).0,
+    ]
 }
 
 /// A move with which the side to move wins within `k >= 2` of its own moves, if the
-/// bounded search finds one. `None` when the opponent might reach its goal first.
+/// bounded search finds one. The position must be open (see
+/// [`crate::knowledge::classify`]).
 pub(crate) fn race_win(position: &Position, k: u32) -> Option<Step> {
-    let us = position.to_move();
-    if k < 2 || distance(position, us.opponent()) < k || distance(position, us) > k {
+    let geometry = Geometry::of(position.board());
+    let armies = armies_of(position);
+    let us = position.to_move() as usize;
+    if k < 2 || geometry.distance(&armies, us) > k {
         return None;
     }
-    wins_within(position, k)
+    Race { geometry }.wins_within(&armies, us, k)
 }
 
-/// The search behind [`race_win`]; the opponent is known to be at least `k` away.
-fn wins_within(position: &Position, k: u32) -> Option<Step> {
-    let us = position.to_move();
-    let movers = runners(position, us, k);
-    if movers.is_empty() {
-        return None;
-    }
-    let mut steps = [Step { from: 0, to: 0 }; MAX_MOVES];
-    let mut count = 0;
-    position.for_each_step(|step| {
-        if movers.has(step.from.into()) {
-            steps[count] = step;
-            count += 1;
+/// One race query.
+struct Race {
+    geometry: Geometry,
+}
+
+impl Race {
+    /// A move with which `us`, to move, wins within `k` of its moves; the opponent
+    /// has not reached its goal.
+    fn wins_within(&mut self, armies: &Armies, us: usize, k: u32) -> Option<Step> {
+        let geometry = self.geometry;
+        let runners = armies[us] & geometry.pre_goal[us];
+        if runners != 0 {
+            return geometry.find_move(armies, us, runners, geometry.cells, |_| true);
         }
-    });
-    steps[..count].iter().copied().find(|&step| {
-        let next = position.play_step(step);
-        if k == 2 {
-            matches!(
-                classify(&next),
-                Verdict::GameOver | Verdict::DoubleThreat | Verdict::UnstoppableThreat
-            )
+        let threats = armies[1 - us] & geometry.pre_goal[1 - us];
+        if k < 2 || threats.count_ones() > 1 {
+            return None;
+        }
+        // Under a threat only its captures can help; otherwise only the pieces that
+        // can still reach the goal in time.
+        let (movers, onto) = if threats != 0 {
+            (armies[us], threats)
         } else {
-            next.winner() == Some(us) || every_reply_loses(&next, k - 1)
-        }
-    })
-}
+            (armies[us] & geometry.within(us, k), geometry.cells)
+        };
+        geometry.find_move(armies, us, movers, onto, |step| {
+            self.every_reply_loses(&play(armies, us, step), 1 - us, k - 1)
+        })
+    }
 
-/// Whether, with the opponent to move, every reply leaves us a win within `k` moves.
-fn every_reply_loses(position: &Position, k: u32) -> bool {
-    let mut replies = [Step { from: 0, to: 0 }; MAX_MOVES];
-    let mut count = 0;
-    let ours = position.pieces(position.to_move().opponent());
-    // Captures first: they are the likely refutations, and one ends the search.
-    position.for_each_step(|step| {
-        if ours.has(step.to.into()) {
-            replies[count] = step;
-            count += 1;
+    /// Whether, with `them` to move, every reply leaves the other side a win within
+    /// `k >= 1` of its moves.
+    fn every_reply_loses(&mut self, armies: &Armies, them: usize, k: u32) -> bool {
+        let geometry = self.geometry;
+        let us = 1 - them;
+        if armies[them] & geometry.pre_goal[them] != 0 {
+            return false;
         }
-    });
-    let captures = count;
-    position.for_each_step(|step| {
-        if !ours.has(step.to.into()) {
-            replies[count] = step;
-            count += 1;
+        let threats = armies[us] & geometry.pre_goal[us];
+        if threats.count_ones() > 1 {
+            return true;
         }
-    });
-    debug_assert!(captures <= count);
-    replies[..count]
-        .iter()
-        .all(|&reply| wins_within(&position.play_step(reply), k).is_some())
+        let onto = if threats != 0 {
+            // Any other reply lets the threat through: only its captures need an answer.
+            threats
+        } else {
+            if k < 2 || geometry.distance(armies, us) > k {
+                return false;
+            }
+            geometry.cells
+        };
+        // Captures first: they are the likely refutations, and one ends the search.
+        for onto in [onto & armies[us], onto & !armies[us]] {
+            let refuted = geometry.find_move(armies, them, armies[them], onto, |reply| {
+                self.wins_within(&play(armies, them, reply), us, k)
+                    .is_none()
+            });
+            if refuted.is_some() {
+                return false;
+            }
+        }
+        true
+    }
 }

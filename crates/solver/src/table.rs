@@ -65,19 +65,19 @@ impl Entry {
     }
 }
 
-#[derive(Default)]
-#[repr(align(64))]
-struct Bucket {
-    /// Sequence lock: odd while a writer holds the bucket.
-    version: AtomicU32,
-    words: [[AtomicU32; WORDS]; BUCKET],
-}
+/// 32-bit words of a bucket: the sequence lock, then four entries of [`WORDS`]
+/// words, padded to 128 bytes (two cache lines). All zeros is an empty bucket.
+const BUCKET_WORDS: usize = 32;
 
-impl Bucket {
+/// A bucket: a view of its words in the table.
+#[derive(Clone, Copy)]
+struct Bucket<'a>(&'a [AtomicU32; BUCKET_WORDS]);
+
+impl Bucket<'_> {
     /// Reads slot `i`; the caller checks the version around it.
     #[inline]
-    fn read(&self, i: usize) -> Entry {
-        let w = |j: usize| self.words[i][j].load(Ordering::Relaxed);
+    fn read(self, i: usize) -> Entry {
+        let w = |j: usize| self.0[1 + WORDS * i + j].load(Ordering::Relaxed);
         let meta = w(6);
         Entry {
             white: u64::from(w(0)) | u64::from(w(1)) << 32,
@@ -91,7 +91,7 @@ impl Bucket {
 
     /// Writes slot `i`; the caller holds the lock.
     #[inline]
-    fn write(&self, i: usize, entry: &Entry) {
+    fn write(self, i: usize, entry: &Entry) {
         let words = [
             entry.white as u32,
             (entry.white >> 32) as u32,
@@ -101,20 +101,21 @@ impl Bucket {
             entry.delta.get(),
             entry.side << WORK_BITS | entry.work,
         ];
-        for (cell, word) in self.words[i].iter().zip(words) {
+        for (cell, word) in self.0[1 + WORDS * i..].iter().zip(words) {
             cell.store(word, Ordering::Relaxed);
         }
     }
 
     /// Runs `look` over the slots without a lock, again until no writer interfered.
     #[inline]
-    fn read_with<T>(&self, look: impl Fn(&Bucket) -> T) -> T {
+    fn read_with<T>(self, look: impl Fn(Bucket) -> T) -> T {
+        let lock = &self.0[0];
         loop {
-            let before = self.version.load(Ordering::Acquire);
+            let before = lock.load(Ordering::Acquire);
             if before & 1 == 0 {
                 let seen = look(self);
                 fence(Ordering::Acquire);
-                if self.version.load(Ordering::Relaxed) == before {
+                if lock.load(Ordering::Relaxed) == before {
                     return seen;
                 }
             }
@@ -124,12 +125,12 @@ impl Bucket {
 
     /// Runs `change` with the bucket locked.
     #[inline]
-    fn write_with<T>(&self, change: impl FnOnce(&Bucket) -> T) -> T {
+    fn write_with<T>(self, change: impl FnOnce(Bucket) -> T) -> T {
+        let lock = &self.0[0];
         let version = loop {
-            let version = self.version.load(Ordering::Relaxed);
+            let version = lock.load(Ordering::Relaxed);
             if version & 1 == 0
-                && self
-                    .version
+                && lock
                     .compare_exchange_weak(
                         version,
                         version + 1,
@@ -145,8 +146,7 @@ impl Bucket {
         // Orders the odd version before the new words, for readers.
         fence(Ordering::Release);
         let result = change(self);
-        self.version
-            .store(version.wrapping_add(2), Ordering::Release);
+        lock.store(version.wrapping_add(2), Ordering::Release);
         result
     }
 }
@@ -175,7 +175,11 @@ pub(crate) struct Tally {
 
 /// The transposition table.
 pub struct Table {
-    buckets: Vec<Bucket>,
+    /// The buckets' words, from `first` on: each bucket is `BUCKET_WORDS` words,
+    /// the first at a cache line's start.
+    words: Box<[AtomicU32]>,
+    first: usize,
+    buckets: usize,
     used: AtomicU64,
     replacements: AtomicU64,
 }
@@ -187,14 +191,22 @@ impl std::fmt::Debug for Table {
 }
 
 impl Table {
-    /// A table of about `megabytes` MiB (at least one bucket).
+    /// A table of about `megabytes` MiB (at least one bucket). Its memory comes
+    /// zeroed from the allocator and is not touched here: the system provides each
+    /// page when the search first writes to it, so a table larger than the search
+    /// needs costs neither set-up time nor more than the pages it uses.
     pub fn with_megabytes(megabytes: usize) -> Table {
         let bytes = megabytes.saturating_mul(1 << 20);
-        let count = (bytes / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(count);
-        advise_huge_pages(&buckets);
-        buckets.resize_with(count, Bucket::default);
+        let buckets = (bytes / (4 * BUCKET_WORDS)).max(1);
+        // Words of four bytes: the allocator then hands out fresh zeroed pages (calloc),
+        // where a type aligned to the cache line would be allocated and then zeroed
+        // by writing every byte (the whole table touched before the search starts).
+        let words = bytemuck::zeroed_slice_box::<AtomicU32>(buckets * BUCKET_WORDS + 15);
+        let first = (words.as_ptr() as usize).wrapping_neg() % 64 / 4;
+        advise_huge_pages(&words);
         Table {
+            words,
+            first,
             buckets,
             used: AtomicU64::new(0),
             replacements: AtomicU64::new(0),
@@ -202,9 +214,14 @@ impl Table {
     }
 
     #[inline]
-    fn bucket(&self, hash: u64) -> &Bucket {
+    fn bucket(&self, hash: u64) -> Bucket<'_> {
         // Multiply-shift maps the hash onto any bucket count without a division.
-        &self.buckets[((u128::from(hash) * self.buckets.len() as u128) >> 64) as usize]
+        let index = ((u128::from(hash) * self.buckets as u128) >> 64) as usize;
+        let start = self.first + index * BUCKET_WORDS;
+        match <&[AtomicU32; BUCKET_WORDS]>::try_from(&self.words[start..start + BUCKET_WORDS]) {
+            Ok(words) => Bucket(words),
+            Err(_) => unreachable!("a bucket is BUCKET_WORDS words"),
+        }
     }
 
     /// Starts loading a position's bucket into the cache, so that the probes of all
@@ -215,7 +232,7 @@ impl Table {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let bucket: *const Bucket = self.bucket(hash);
+            let bucket: *const [AtomicU32; BUCKET_WORDS] = self.bucket(hash).0;
             // SAFETY: a prefetch is only a hint: it never faults and changes no memory,
             // and the pointer is to a live bucket of this table anyway.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast::<i8>()) };
@@ -227,11 +244,19 @@ impl Table {
     /// The stored numbers of a position, if it is in the table.
     #[inline]
     pub fn probe(&self, key: &Key, hash: u64) -> Option<(Pn, Pn)> {
+        self.probe_with_work(key, hash)
+            .map(|(phi, delta, _)| (phi, delta))
+    }
+
+    /// The stored numbers of a position and the work they took (0 for a position
+    /// evaluated but never searched), if it is in the table.
+    #[inline]
+    pub(crate) fn probe_with_work(&self, key: &Key, hash: u64) -> Option<(Pn, Pn, u32)> {
         self.bucket(hash).read_with(|bucket| {
             (0..BUCKET)
                 .map(|i| bucket.read(i))
                 .find(|e| e.holds(key))
-                .map(|e| (e.phi, e.delta))
+                .map(|e| (e.phi, e.delta, e.work))
         })
     }
 
@@ -280,8 +305,8 @@ impl Table {
     /// Size and fill (as far as the threads have added their tallies).
     pub fn stats(&self) -> TableStats {
         TableStats {
-            bytes: (self.buckets.len() * std::mem::size_of::<Bucket>()) as u64,
-            capacity: (self.buckets.len() * BUCKET) as u64,
+            bytes: (self.words.len() * 4) as u64,
+            capacity: (self.buckets * BUCKET) as u64,
             used: self.used.load(Ordering::Relaxed),
             replacements: self.replacements.load(Ordering::Relaxed),
         }
@@ -290,11 +315,16 @@ impl Table {
 
 /// Asks Linux to back the (still untouched) allocation with 2 MiB pages: probes land
 /// anywhere in a table of gigabytes, and small pages make nearly each one a TLB miss.
-/// Measured on 5x5 with a 1 GiB table: see the commit that added it.
+/// Measured on 5x5 with a 1 GiB table: see the commit that added it; and the system
+/// time of writing 4 GiB of table here: 10-11 s with huge pages, 18-19 s without.
+/// The price: a search of a few thousand positions still touches every 2 MiB page
+/// (7x4, 772 nodes, takes 1.6 s on its default 2 GiB table). Asking only once an
+/// eighth of the table was used made 5x5 slower (1.8-2.3 s of system time instead
+/// of 0.1-1.3): a region with small pages keeps getting small pages.
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
-fn advise_huge_pages(buckets: &Vec<Bucket>) {
-    let bytes = buckets.capacity() * std::mem::size_of::<Bucket>();
+fn advise_huge_pages(buckets: &[AtomicU32]) {
+    let bytes = std::mem::size_of_val(buckets);
     if bytes < 1 << 22 {
         return;
     }
@@ -312,7 +342,7 @@ fn advise_huge_pages(buckets: &Vec<Bucket>) {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_buckets: &Vec<Bucket>) {}
+fn advise_huge_pages(_buckets: &[AtomicU32]) {}
 
 #[cfg(test)]
 mod tests {
@@ -368,7 +398,7 @@ mod tests {
         };
         table.store(&wide, 0, Pn::new(3), Pn::MAX_FINITE, u64::MAX, tally);
         assert_eq!(table.probe(&wide, 0), Some((Pn::new(3), Pn::MAX_FINITE)));
-        let slot = table.buckets[0].read(0);
+        let slot = table.bucket(0).read(0);
         assert_eq!((slot.work, slot.side), (WORK_MAX, 2));
     }
 
@@ -382,6 +412,33 @@ mod tests {
         table.store(&key(3, 4), 0, Pn::new(4), Pn::new(9), 50, tally);
         table.store(&key(3, 4), 0, Pn::new(5), Pn::new(8), 60, tally);
         assert_eq!(table.probe(&key(3, 4), 0), Some((Pn::new(5), Pn::new(8))));
+    }
+
+    /// A table of a gigabyte costs nothing until the search writes to it: its pages
+    /// are not touched when it is made (they once were, by zeroing them).
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_new_table_touches_no_memory() {
+        let resident_mib = || {
+            let status = std::fs::read_to_string("/proc/self/status").unwrap();
+            let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+            let kb: u64 = line[6..]
+                .trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse()
+                .unwrap();
+            kb / 1024
+        };
+        let before = resident_mib();
+        let table = Table::with_megabytes(1024);
+        let after = resident_mib();
+        assert_eq!(table.stats().bytes / (1 << 20), 1024);
+        // Other tests of this binary run at the same time, with small tables.
+        assert!(after < before + 256, "{before} MiB, then {after} MiB");
+        let tally = &mut Tally::default();
+        table.store(&key(1, 2), 12345, Pn::ONE, Pn::ONE, 1, tally);
+        assert_eq!(table.probe(&key(1, 2), 12345), Some((Pn::ONE, Pn::ONE)));
     }
 
     /// Threads hammer one bucket with stores whose numbers are derived from their

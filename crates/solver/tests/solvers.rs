@@ -218,7 +218,7 @@ fn race_rules_agree_with_the_rules_only_search() {
     let mut rng = fastrand::Rng::with_seed(99);
     let rules = Knowledge {
         patterns: true,
-        race_moves: 4,
+        race_moves: 5,
     };
     let mut decided = HashMap::new();
     let mut narrowed = 0;
@@ -227,7 +227,7 @@ fn race_rules_agree_with_the_rules_only_search() {
         "3x4", "4x4", "3x5", "4x5", "5x4", "2x8", "3x6", "5x5", "6x4", "4x6", "6x5", "7x6",
     ] {
         let board: Board = size.parse().unwrap();
-        for attempt in 0..4000 {
+        for attempt in 0..10_000 {
             let endgame = attempt % 2 != 0;
             let position = if endgame {
                 random_endgame(board, &mut rng)
@@ -256,8 +256,14 @@ fn race_rules_agree_with_the_rules_only_search() {
                     let step_wins = after.winner() == Some(position.to_move())
                         || loses_within(&after, plies - 1);
                     (
-                        ["", "", "race_win_in_2", "race_win_in_3", "race_win_in_4"]
-                            [usize::from(moves)],
+                        [
+                            "",
+                            "",
+                            "race_win_in_2",
+                            "race_win_in_3",
+                            "race_win_in_4",
+                            "race_win_in_5",
+                        ][usize::from(moves)],
                         step_wins && wins_within(&position, plies, Some(step)),
                     )
                 }
@@ -283,13 +289,14 @@ fn race_rules_agree_with_the_rules_only_search() {
     }
     eprintln!("{positions} positions: {decided:?}");
     assert!(
-        positions > 30_000 && narrowed > 1000,
+        positions > 90_000 && narrowed > 1000,
         "{positions} {narrowed}"
     );
     for kind in [
         "race_win_in_2",
         "race_win_in_3",
         "race_win_in_4",
+        "race_win_in_5",
         "win_in_one",
         "threat",
     ] {

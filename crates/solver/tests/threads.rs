@@ -132,7 +132,8 @@ fn random_game(board: Board, rng: &mut fastrand::Rng) -> Position {
 #[test]
 fn a_tiny_shared_table_still_gives_right_answers() {
     // 1 MiB: entries are evicted all the time, while four threads store into it.
-    for size in ["3x5", "3x6", "4x5"] {
+    // (3x5 needs too few entries to be sure of an eviction.)
+    for (size, evicts) in [("3x5", false), ("3x6", true), ("4x5", true)] {
         let start = Position::start(size.parse().unwrap());
         let truth = reference(&start, None).winner;
         let options = SolveOptions {
@@ -141,7 +142,7 @@ fn a_tiny_shared_table_still_gives_right_answers() {
         };
         let solution = solve(&start, &options, &mut |_| {});
         assert_eq!(solution.winner, truth, "{size}");
-        assert!(solution.stats.table.replacements > 0, "{size}");
+        assert!(!evicts || solution.stats.table.replacements > 0, "{size}");
         check_proof(&solution);
     }
 }

@@ -1,11 +1,15 @@
 //! `breakthrough bench solve`: the default solver against a baseline on a fixed
-//! suite: the reference solver, df-pn without race rules, or df-pn on fewer threads.
+//! suite: the reference solver, df-pn without race rules, df-pn on fewer threads, or
+//! another build of this program.
 //!
-//! Each solve runs as a child process (this same program's `solve --json`), so that
-//! its peak memory is its own.
+//! Each solve runs as a child process (`solve --json` of this program or of the
+//! baseline build), so that its peak memory and its wall time are its own; the
+//! contestants take turns run by run, so that a machine that slows down for a while
+//! slows them alike.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
+use std::time::Instant;
 
 use anyhow::{bail, Context};
 use clap::{Args, ValueEnum};
@@ -16,24 +20,33 @@ use crate::InputError;
 use breakthrough_engine::Board;
 
 /// Solve each board of the suite with each contestant (--compare), --repeat times
-/// each; print median seconds, nodes, nodes/s and peak memory, and the ratios to the
-/// first contestant: with --compare threads, the speed-up and the search overhead
-/// (time and nodes against the first thread count's, one thread by default).
+/// each, the contestants taking turns; print the median search seconds, whole-process
+/// wall seconds, nodes, nodes/s and peak memory, and the ratios to the first
+/// contestant, by wall time: with --compare threads, the speed-up and the search
+/// overhead (against the first thread count's, one thread by default); with
+/// --compare baseline, this build's speed-up and nodes against the --baseline build's.
 #[derive(Debug, Args)]
 pub struct SolveBenchArgs {
     /// The contestants: df-pn against the plain exhaustive reference solver, df-pn
     /// against df-pn without race rules (the ablation of the race rules), or df-pn on
-    /// each thread count of --threads (scaling). The first two run on one thread.
+    /// each thread count of --threads (scaling), or this build against another
+    /// (--baseline) with solve's default settings on each thread count of --threads.
+    /// The first two run on one thread.
     #[arg(long, value_enum, default_value_t = Compare::Reference)]
     pub compare: Compare,
 
+    /// The other build for --compare baseline: a `breakthrough` program, for example
+    /// one built from the main branch before a change.
+    #[arg(long, value_name = "PATH")]
+    pub baseline: Option<PathBuf>,
+
     /// Boards to solve from the start position [default: 4x5,5x5,4x6; with --compare
-    /// threads: 5x5,4x6,6x5].
+    /// threads or baseline: 5x5,4x6,6x5].
     #[arg(long, value_delimiter = ',')]
     pub boards: Vec<String>,
 
-    /// Thread counts for --compare threads; the first is what the others are
-    /// compared with.
+    /// Thread counts for --compare threads (the first is what the others are
+    /// compared with) and --compare baseline.
     #[arg(long, value_delimiter = ',', default_values_t = [1, 2],
           value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Vec<u32>,
@@ -67,11 +80,15 @@ pub enum Compare {
     Patterns,
     /// df-pn on each thread count of --threads.
     Threads,
+    /// This build against the --baseline build, on each thread count of --threads.
+    Baseline,
 }
 
-/// A contestant: its name, its thread count, and the `solve` flags that select it.
+/// A contestant: its name, the program, its thread count, and the `solve` flags that
+/// select it.
 struct Contestant {
     name: String,
+    program: PathBuf,
     threads: u32,
     flags: Vec<String>,
 }
@@ -82,15 +99,23 @@ impl Contestant {
         flags.extend(["--threads".to_string(), threads.to_string()]);
         Contestant {
             name: name.to_string(),
+            program: PathBuf::new(),
             threads,
             flags,
+        }
+    }
+
+    fn run_by(self, program: &Path) -> Contestant {
+        Contestant {
+            program: program.to_path_buf(),
+            ..self
         }
     }
 }
 
 impl Compare {
-    fn contestants(self, threads: &[u32]) -> Vec<Contestant> {
-        match self {
+    fn contestants(self, threads: &[u32], this: &Path, baseline: &Path) -> Vec<Contestant> {
+        let of_this = match self {
             Compare::Reference => vec![
                 Contestant::new("dfpn", 1, &["--algo", "dfpn"]),
                 Contestant::new("reference", 1, &["--algo", "reference"]),
@@ -103,22 +128,40 @@ impl Compare {
                 .iter()
                 .map(|&n| Contestant::new("dfpn", n, &["--algo", "dfpn"]))
                 .collect(),
-        }
+            // Each thread count: the baseline first; the ratios are this build's.
+            Compare::Baseline => {
+                return threads
+                    .iter()
+                    .flat_map(|&n| {
+                        [
+                            Contestant::new("baseline", n, &[]).run_by(baseline),
+                            Contestant::new("this", n, &[]).run_by(this),
+                        ]
+                    })
+                    .collect()
+            }
+        };
+        of_this.into_iter().map(|c| c.run_by(this)).collect()
     }
 
     fn default_boards(self) -> Vec<String> {
         let boards: &[&str] = match self {
-            Compare::Threads => &["5x5", "4x6", "6x5"],
+            Compare::Threads | Compare::Baseline => &["5x5", "4x6", "6x5"],
             _ => &["4x5", "5x5", "4x6"],
         };
         boards.iter().map(ToString::to_string).collect()
     }
 }
 
-/// One solve in a child process; its JSON report.
-fn solve_once(board: &str, flags: &[String], args: &SolveBenchArgs) -> anyhow::Result<Value> {
-    let exe = std::env::current_exe().context("cannot find this program")?;
-    let mut command = Command::new(exe);
+/// One solve in a child process: its JSON report, and the whole process's wall time
+/// in seconds (start-up, table, search and exit, as a user waits for it).
+fn solve_once(
+    board: &str,
+    contestant: &Contestant,
+    args: &SolveBenchArgs,
+) -> anyhow::Result<(Value, f64)> {
+    let flags = &contestant.flags;
+    let mut command = Command::new(&contestant.program);
     command
         .args(["solve", board, "--json", "--quiet"])
         .args(flags)
@@ -126,15 +169,36 @@ fn solve_once(board: &str, flags: &[String], args: &SolveBenchArgs) -> anyhow::R
     if let Some(mb) = args.tt_mb {
         command.args(["--tt-mb", &mb.to_string()]);
     }
-    let output = command.output().context("cannot run a solve")?;
+    let started = Instant::now();
+    let output = command
+        .output()
+        .with_context(|| format!("cannot run {}", contestant.program.display()))?;
+    let wall = started.elapsed().as_secs_f64();
     if !matches!(output.status.code(), Some(0 | 3)) {
         bail!(
-            "solve {board} {} failed: {}",
+            "solve {board} {} by {} failed: {}",
             flags.join(" "),
+            contestant.program.display(),
             String::from_utf8_lossy(&output.stderr).trim()
         );
     }
-    Ok(serde_json::from_slice(&output.stdout)?)
+    let report = serde_json::from_slice(&output.stdout).with_context(|| {
+        format!(
+            "{} solve --json printed no JSON",
+            contestant.program.display()
+        )
+    })?;
+    Ok((report, wall))
+}
+
+/// What one contestant's runs on one board gave.
+#[derive(Default)]
+struct Runs {
+    seconds: Vec<f64>,
+    walls: Vec<f64>,
+    nodes: Vec<f64>,
+    all_solved: bool,
+    last: Value,
 }
 
 pub fn run(mut args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
@@ -154,23 +218,48 @@ pub fn run(mut args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
         ))
         .into());
     }
-    let scaling = args.compare == Compare::Threads;
-    // Ratios to the first contestant: how much slower and bigger the baselines are,
-    // or how much faster and bigger the search on more threads is.
-    let (time_label, nodes_label) = if scaling {
-        ("speed-up", "overhead")
-    } else {
-        ("x time", "x nodes")
+    let this = std::env::current_exe().context("cannot find this program")?;
+    let baseline = match (&args.baseline, args.compare) {
+        (Some(path), Compare::Baseline) => {
+            if !path.is_file() {
+                return Err(InputError(anyhow::anyhow!(
+                    "--baseline {}: no such program",
+                    path.display()
+                ))
+                .into());
+            }
+            path.clone()
+        }
+        (None, Compare::Baseline) => {
+            return Err(InputError(anyhow::anyhow!(
+                "--compare baseline needs --baseline PATH, the other build's program"
+            ))
+            .into())
+        }
+        (Some(_), _) => {
+            return Err(InputError(anyhow::anyhow!("--baseline is for --compare baseline")).into())
+        }
+        (None, _) => PathBuf::new(),
+    };
+    let contestants = args.compare.contestants(&args.threads, &this, &baseline);
+    // Ratios by wall time: how much slower and bigger the baselines are, or how much
+    // faster (and bigger) the search on more threads, or this build, is.
+    let speed_up = matches!(args.compare, Compare::Threads | Compare::Baseline);
+    let (time_label, nodes_label) = match args.compare {
+        Compare::Threads => ("speed-up", "overhead"),
+        Compare::Baseline => ("speed-up", "x nodes"),
+        _ => ("x time", "x nodes"),
     };
     if !args.json {
         outln!(
-            "{:<6} {:<12} {:>7} {:<7} {:>12} {:>10} {:>10} {:>9} {:>8} {:>8}",
+            "{:<6} {:<12} {:>7} {:<7} {:>12} {:>9} {:>9} {:>10} {:>9} {:>8} {:>8}",
             "board",
             "solver",
             "threads",
             "winner",
             "nodes",
             "median s",
+            "wall s",
             "nodes/s",
             "peak MiB",
             time_label,
@@ -179,40 +268,57 @@ pub fn run(mut args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
     }
     let mut rows = Vec::new();
     for board in &args.boards {
-        // The first contestant's median time and nodes: what the ratios compare with.
-        let mut first = (f64::NAN, f64::NAN);
-        for (i, contestant) in args.compare.contestants(&args.threads).iter().enumerate() {
-            let mut times = Vec::new();
-            let mut node_counts = Vec::new();
-            let mut last = Value::Null;
-            let mut all_solved = true;
-            for _ in 0..args.repeat {
-                last = solve_once(board, &contestant.flags, &args)?;
-                all_solved &= last["status"] == "solved";
-                times.push(last["stats"]["seconds"].as_f64().unwrap_or(f64::NAN));
-                node_counts.push(last["stats"]["nodes"].as_u64().unwrap_or(0) as f64);
+        let mut runs: Vec<Runs> = contestants
+            .iter()
+            .map(|_| Runs {
+                all_solved: true,
+                ..Runs::default()
+            })
+            .collect();
+        // Turns: every contestant once, then again, --repeat times.
+        for _ in 0..args.repeat {
+            for (contestant, runs) in contestants.iter().zip(&mut runs) {
+                let (report, wall) = solve_once(board, contestant, &args)?;
+                runs.all_solved &= report["status"] == "solved";
+                runs.seconds
+                    .push(report["stats"]["seconds"].as_f64().unwrap_or(f64::NAN));
+                runs.walls.push(wall);
+                runs.nodes
+                    .push(report["stats"]["nodes"].as_u64().unwrap_or(0) as f64);
+                runs.last = report;
             }
-            let seconds = median(&mut times.clone());
+        }
+        // What the ratios compare with: the first contestant's, or in a baseline
+        // comparison the baseline's on the same thread count (the row before).
+        let mut reference = (f64::NAN, f64::NAN);
+        for (i, (contestant, runs)) in contestants.iter().zip(&runs).enumerate() {
+            let seconds = median(&mut runs.seconds.clone());
+            let wall = median(&mut runs.walls.clone());
             // Parallel runs differ in nodes from run to run; one thread's never do.
-            let nodes = median(&mut node_counts.clone());
-            let (seconds_if_solved, nodes_if_solved) = if all_solved {
-                (seconds, nodes)
+            let nodes = median(&mut runs.nodes.clone());
+            let (wall_if_solved, nodes_if_solved) = if runs.all_solved {
+                (wall, nodes)
             } else {
                 (f64::NAN, f64::NAN)
             };
-            if i == 0 {
-                first = (seconds_if_solved, nodes_if_solved);
+            let is_reference = match args.compare {
+                Compare::Baseline => contestant.name == "baseline",
+                _ => i == 0,
+            };
+            if is_reference {
+                reference = (wall_if_solved, nodes_if_solved);
             }
+            let ratios = (!is_reference || args.compare == Compare::Threads).then(|| {
+                let time = if speed_up {
+                    reference.0 / wall_if_solved
+                } else {
+                    wall_if_solved / reference.0
+                };
+                (time, nodes_if_solved / reference.1)
+            });
+            let last = &runs.last;
             let peak = last["stats"]["peak_memory_mb"].as_f64();
             let winner = last["winner"].as_str().unwrap_or("unknown").to_string();
-            let ratios = (i > 0 || scaling).then(|| {
-                let time = if scaling {
-                    first.0 / seconds_if_solved
-                } else {
-                    seconds_if_solved / first.0
-                };
-                (time, nodes_if_solved / first.1)
-            });
             let show = |r: Option<f64>| match r {
                 Some(r) if r.is_finite() => format!("{r:.2}x"),
                 Some(_) => "?".to_string(),
@@ -220,13 +326,14 @@ pub fn run(mut args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
             };
             if !args.json {
                 outln!(
-                    "{:<6} {:<12} {:>7} {:<7} {:>12.0} {:>10.2} {:>9.0}k {:>9.0} {:>8} {:>8}",
+                    "{:<6} {:<12} {:>7} {:<7} {:>12.0} {:>9.2} {:>9.2} {:>9.0}k {:>9.0} {:>8} {:>8}",
                     board,
                     contestant.name,
                     contestant.threads,
                     winner,
                     nodes,
                     seconds,
+                    wall,
                     nodes / seconds / 1e3,
                     peak.unwrap_or(f64::NAN),
                     show(ratios.map(|r| r.0)),
@@ -236,9 +343,12 @@ pub fn run(mut args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
             let finite = |r: f64| r.is_finite().then_some(r);
             rows.push(json!({
                 "board": board, "solver": contestant.name, "threads": contestant.threads,
-                "flags": contestant.flags, "winner": winner, "status": last["status"],
-                "nodes": nodes, "median_seconds": seconds,
-                "runs": times, "run_nodes": node_counts, "peak_memory_mb": peak,
+                "program": contestant.program, "flags": contestant.flags,
+                "winner": winner, "status": last["status"],
+                "nodes": nodes, "median_seconds": seconds, "median_wall_seconds": wall,
+                "runs": runs.seconds, "wall_runs": runs.walls, "run_nodes": runs.nodes,
+                "peak_memory_mb": peak,
+                "table_mb": last["stats"]["table"]["megabytes"],
                 "thread_nodes": last["stats"]["thread_nodes"],
                 time_label.replace([' ', '-'], "_"): ratios.and_then(|r| finite(r.0)),
                 nodes_label.replace(' ', "_"): ratios.and_then(|r| finite(r.1)),
@@ -249,6 +359,7 @@ pub fn run(mut args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
         "compare": format!("{:?}", args.compare).to_lowercase(),
         "repeat": args.repeat,
         "tt_mb": args.tt_mb,
+        "baseline": args.baseline,
         "machine": crate::system::machine(),
         "solve": rows,
     });

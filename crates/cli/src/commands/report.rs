@@ -227,8 +227,9 @@ fn scaling_section(dir: &Path, text: &mut String) -> anyhow::Result<()> {
     writeln!(
         text,
         "`breakthrough bench solve --compare threads` (median seconds and nodes of the\n\
-         runs; speed-up is one thread's median time over this one's, overhead this\n\
-         one's nodes over one thread's).\n"
+         runs: the whole process's wall time where the file has it, else the search's;\n\
+         speed-up is one thread's median time over this one's, overhead this one's\n\
+         nodes over one thread's).\n"
     )?;
     for path in files {
         let json: Value = serde_json::from_str(&std::fs::read_to_string(&path)?)
@@ -263,7 +264,10 @@ fn scaling_section(dir: &Path, text: &mut String) -> anyhow::Result<()> {
                 row["threads"],
                 row["winner"].as_str().unwrap_or("?"),
                 thousands(row["nodes"].as_f64().unwrap_or(0.0) as u64),
-                row["median_seconds"].as_f64().unwrap_or(f64::NAN),
+                row["median_wall_seconds"]
+                    .as_f64()
+                    .or_else(|| row["median_seconds"].as_f64())
+                    .unwrap_or(f64::NAN),
                 ratio("speed_up"),
                 ratio("overhead"),
             )?;

@@ -47,8 +47,10 @@ pub struct SolveArgs {
           value_parser = clap::value_parser!(u32).range(1..=6))]
     pub race_moves: u32,
 
-    /// Transposition table size in MiB [default: 256 for boards of up to 20 squares,
-    /// else a quarter of the available memory, between 64 and 4096].
+    /// Transposition table size in MiB [default: 64 up to 20 squares, 512 up to 25,
+    /// 2048 up to 30, else a quarter of the available memory, between 64 and 4096].
+    /// Memory is taken as the search writes to it; a full table keeps the entries
+    /// that cost most.
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     pub tt_mb: Option<u64>,
 
@@ -370,6 +372,9 @@ fn report(
         "stats": {
             "nodes": stats.nodes,
             "seconds": stats.seconds,
+            // The whole process until the result was ready: start-up, the table, the
+            // search and the proof's extraction (what the user waits for).
+            "wall_seconds": system::wall_seconds(),
             "nodes_per_second": stats.nodes as f64 / stats.seconds.max(1e-9),
             "threads": stats.threads,
             "thread_nodes": stats.thread_nodes,

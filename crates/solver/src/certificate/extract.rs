@@ -11,7 +11,7 @@ use hashbrown::HashMap;
 
 use super::format::{replies_in_order, NodeWriter};
 use super::Certificate;
-use crate::dfpn::Dfpn;
+use crate::dfpn::{Dfpn, Seen};
 use crate::knowledge::move_to_goal;
 use crate::{Key, Pn, Stop};
 
@@ -153,7 +153,7 @@ impl Extractor<'_, '_> {
         // Depth 1 keeps the root's reported numbers those of the solve.
         match self
             .search
-            .mid(1, position, key, key.hash(), Pn::INF, Pn::INF)?
+            .mid(1, position, key, key.hash(), Pn::INF, Pn::INF, Seen::Never)?
         {
             (phi, _, Some(step)) if phi == Pn::ZERO => Ok(step),
             _ => Err(ExtractError::NoWinningMove(position.to_string())),
