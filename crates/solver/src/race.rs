@@ -35,7 +35,7 @@ struct Geometry {
     pre_goal: [u64; 2],
 }
 
-/// The two armies (White's first) and whose move it is, as indices.
+/// The two armies, White's first; a side is an index into them.
 type Armies = [u64; 2];
 
 const WHITE: usize = 0;
@@ -163,24 +163,19 @@ pub(crate) fn race_win(position: &Position, k: u32) -> Option<Step> {
     if k < 2 || geometry.distance(&armies, us) > k {
         return None;
     }
-    Race { geometry }.wins_within(&armies, us, k)
+    geometry.wins_within(&armies, us, k)
 }
 
-/// One race query.
-struct Race {
-    geometry: Geometry,
-}
-
-impl Race {
+/// The search itself.
+impl Geometry {
     /// A move with which `us`, to move, wins within `k` of its moves; the opponent
     /// has not reached its goal.
-    fn wins_within(&mut self, armies: &Armies, us: usize, k: u32) -> Option<Step> {
-        let geometry = self.geometry;
-        let runners = armies[us] & geometry.pre_goal[us];
+    fn wins_within(&self, armies: &Armies, us: usize, k: u32) -> Option<Step> {
+        let runners = armies[us] & self.pre_goal[us];
         if runners != 0 {
-            return geometry.find_move(armies, us, runners, geometry.cells, |_| true);
+            return self.find_move(armies, us, runners, self.cells, |_| true);
         }
-        let threats = armies[1 - us] & geometry.pre_goal[1 - us];
+        let threats = armies[1 - us] & self.pre_goal[1 - us];
         if k < 2 || threats.count_ones() > 1 {
             return None;
         }
@@ -189,22 +184,21 @@ impl Race {
         let (movers, onto) = if threats != 0 {
             (armies[us], threats)
         } else {
-            (armies[us] & geometry.within(us, k), geometry.cells)
+            (armies[us] & self.within(us, k), self.cells)
         };
-        geometry.find_move(armies, us, movers, onto, |step| {
+        self.find_move(armies, us, movers, onto, |step| {
             self.every_reply_loses(&play(armies, us, step), 1 - us, k - 1)
         })
     }
 
     /// Whether, with `them` to move, every reply leaves the other side a win within
     /// `k >= 1` of its moves.
-    fn every_reply_loses(&mut self, armies: &Armies, them: usize, k: u32) -> bool {
-        let geometry = self.geometry;
+    fn every_reply_loses(&self, armies: &Armies, them: usize, k: u32) -> bool {
         let us = 1 - them;
-        if armies[them] & geometry.pre_goal[them] != 0 {
+        if armies[them] & self.pre_goal[them] != 0 {
             return false;
         }
-        let threats = armies[us] & geometry.pre_goal[us];
+        let threats = armies[us] & self.pre_goal[us];
         if threats.count_ones() > 1 {
             return true;
         }
@@ -212,14 +206,14 @@ impl Race {
             // Any other reply lets the threat through: only its captures need an answer.
             threats
         } else {
-            if k < 2 || geometry.distance(armies, us) > k {
+            if k < 2 || self.distance(armies, us) > k {
                 return false;
             }
-            geometry.cells
+            self.cells
         };
         // Captures first: they are the likely refutations, and one ends the search.
         for onto in [onto & armies[us], onto & !armies[us]] {
-            let refuted = geometry.find_move(armies, them, armies[them], onto, |reply| {
+            let refuted = self.find_move(armies, them, armies[them], onto, |reply| {
                 self.wins_within(&play(armies, them, reply), us, k)
                     .is_none()
             });
