@@ -26,8 +26,9 @@ pub struct BenchArgs {
 pub enum BenchKind {
     /// Perft leaves per second on one core (the default).
     Perft(PerftBenchArgs),
-    /// Solve a fixed suite with df-pn and a baseline (the reference solver, or
-    /// --compare patterns: df-pn without race rules); print the ratios.
+    /// Solve a fixed suite with df-pn and a baseline (the reference solver, df-pn
+    /// without race rules, df-pn on other thread counts, or another build of this
+    /// program), taking turns; print the ratios of wall time and nodes.
     Solve(super::bench_solve::SolveBenchArgs),
 }
 

@@ -80,7 +80,7 @@ pub enum Compare {
     Patterns,
     /// df-pn on each thread count of --threads.
     Threads,
-    /// This build against the --baseline build, on each thread count of --threads.
+    /// this build against the --baseline build, on each thread count of --threads.
     Baseline,
 }
 
