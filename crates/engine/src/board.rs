@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::{Bitboard, Square};
+use crate::{Bitboard, Color, Square};
 
 /// Why a board size was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -137,6 +137,38 @@ impl Board {
     pub fn square(self, index: u32) -> Square {
         debug_assert!(index < self.squares());
         Square::new(index % self.width(), index / self.width())
+    }
+
+    /// Where `colour`'s `movers` can step, per direction: straight (onto `free`
+    /// squares), toward file `a` and away from it (onto squares not in `own`); with
+    /// the bit offset `to - from` of each direction. The one place the rules of
+    /// movement live: [`crate::Position`]'s move generation and searches over bare
+    /// bitboards both call it.
+    #[inline]
+    pub fn step_targets(
+        self,
+        colour: Color,
+        movers: Bitboard,
+        own: Bitboard,
+        free: Bitboard,
+    ) -> [(Bitboard, i32); 3] {
+        let w = self.width();
+        let not_own = self.cells & !own;
+        let toward_a = movers & self.not_first_file;
+        let away_a = movers & self.not_last_file;
+        let wi = w as i32;
+        match colour {
+            Color::White => [
+                (movers.shl(w) & free, wi),
+                (toward_a.shl(w - 1) & not_own, wi - 1),
+                (away_a.shl(w + 1) & not_own, wi + 1),
+            ],
+            Color::Black => [
+                (movers.shr(w) & free, -wi),
+                (toward_a.shr(w + 1) & not_own, -wi - 1),
+                (away_a.shr(w - 1) & not_own, -wi + 1),
+            ],
+        }
     }
 
     /// The left-right mirror image of a set of squares (file `f` to file `W-1-f`).

@@ -228,26 +228,9 @@ impl Position {
     /// away from file `a`; with the bit offset `to - from` of each direction.
     #[inline]
     fn targets(&self) -> [(Bitboard, i32); 3] {
-        let board = self.board;
-        let w = board.width();
         let own = self.pieces[self.to_move.index()];
-        let free = board.cells() & !self.occupied();
-        let not_own = board.cells() & !own;
-        let toward_a = own & board.not_first_file();
-        let away_a = own & board.not_last_file();
-        let w = w as i32;
-        match self.to_move {
-            Color::White => [
-                (own.shl(w as u32) & free, w),
-                (toward_a.shl(w as u32 - 1) & not_own, w - 1),
-                (away_a.shl(w as u32 + 1) & not_own, w + 1),
-            ],
-            Color::Black => [
-                (own.shr(w as u32) & free, -w),
-                (toward_a.shr(w as u32 + 1) & not_own, -w - 1),
-                (away_a.shr(w as u32 - 1) & not_own, -w + 1),
-            ],
-        }
+        let free = self.board.cells() & !self.occupied();
+        self.board.step_targets(self.to_move, own, own, free)
     }
 
     /// Whether the last move reached the goal: the side not to move stands on its goal rank.

@@ -19,18 +19,15 @@
 //! not check for it: such a side has no move to try, or no reply that refutes, so
 //! the search only misses the rare wins that rest on it.
 
-use breakthrough_engine::{Board, Color, Position, Step};
+use breakthrough_engine::{Bitboard, Board, Color, Position, Step};
 
-/// The board's masks and shifts, for both sides.
+/// The board, with what the race search asks of it on every position.
 #[derive(Clone, Copy)]
 struct Geometry {
+    board: Board,
     width: u32,
     height: u32,
     cells: u64,
-    /// Squares off file `a` (a piece there can step toward file `a`).
-    not_first_file: u64,
-    /// Squares off the last file.
-    not_last_file: u64,
     /// Each side's rank one step before its goal (White's first).
     pre_goal: [u64; 2],
 }
@@ -43,39 +40,27 @@ const WHITE: usize = 0;
 impl Geometry {
     fn of(board: Board) -> Geometry {
         Geometry {
+            board,
             width: board.width(),
             height: board.height(),
             cells: board.cells().0,
-            not_first_file: board.not_first_file().0,
-            not_last_file: board.not_last_file().0,
             pre_goal: [board.rank(board.height() - 2).0, board.rank(1).0],
         }
     }
 
-    /// The targets of `side`'s `movers` in each direction (straight, toward file `a`,
-    /// away from it) given the armies, with the bit offset `to - from` of each.
+    /// The targets of `side`'s `movers` in each direction, with the bit offset
+    /// `to - from` of each (the engine's rules of movement).
     #[inline]
     fn targets(&self, armies: &Armies, side: usize, movers: u64) -> [(u64, i32); 3] {
-        let w = self.width;
-        let own = armies[side];
-        let free = self.cells & !(armies[0] | armies[1]);
-        let not_own = self.cells & !own;
-        let toward_a = movers & self.not_first_file;
-        let away_a = movers & self.not_last_file;
-        let wi = w as i32;
-        if side == WHITE {
-            [
-                (movers << w & free, wi),
-                (toward_a << (w - 1) & not_own, wi - 1),
-                (away_a << (w + 1) & not_own, wi + 1),
-            ]
+        let colour = if side == WHITE {
+            Color::White
         } else {
-            [
-                (movers >> w & free, -wi),
-                (toward_a >> (w + 1) & not_own, -wi - 1),
-                (away_a >> (w - 1) & not_own, -wi + 1),
-            ]
-        }
+            Color::Black
+        };
+        let free = Bitboard(self.cells & !(armies[0] | armies[1]));
+        self.board
+            .step_targets(colour, Bitboard(movers), Bitboard(armies[side]), free)
+            .map(|(set, offset)| (set.0, offset))
     }
 
     /// Moves `side`'s nearest piece needs to reach its goal; `u32::MAX` without pieces.
