@@ -46,6 +46,20 @@ pub(crate) enum Seen {
     Expanded,
 }
 
+/// A bounded question's last ply: with no plies left, the side to move (whose
+/// opponent had to win by now) wins unless the game is already over.
+#[inline]
+fn out_of_plies(position: &Position, key: &Key) -> Option<Verdict> {
+    if key.plies_left() != Some(0) {
+        return None;
+    }
+    Some(if position.winner().is_some() {
+        Verdict::GameOver
+    } else {
+        Verdict::OutOfPlies
+    })
+}
+
 /// The child to descend into as the virtual numbers of [`Team::virtual_delta`] see it.
 struct Steer {
     least: Pn,
@@ -114,9 +128,10 @@ impl<'a> Dfpn<'a> {
         }
     }
 
-    /// Proves or disproves the root: whether the side to move wins, and with which move.
-    pub fn solve_root(&mut self, root: &Position) -> Result<(bool, Option<Step>), Stop> {
-        let key = Key::of(root);
+    /// Proves or disproves the root: whether the side to move wins, and with which
+    /// move. `key` is the root's, and says the question: who wins, or (a bounded key,
+    /// see [`Key::within`]) whether a side wins within a number of plies.
+    pub fn solve_root(&mut self, root: &Position, key: Key) -> Result<(bool, Option<Step>), Stop> {
         let (phi, delta, best) =
             self.mid(0, root, key, key.hash(), Pn::INF, Pn::INF, Seen::Never)?;
         self.root_numbers = (phi, delta);
@@ -127,15 +142,38 @@ impl<'a> Dfpn<'a> {
         Ok((true, best.or_else(|| move_to_goal(root))))
     }
 
+    /// The rules for a position with this key. A bounded question about the side to
+    /// move (odd plies left) needs race wins short enough to count: at most
+    /// `(plies + 1) / 2` moves. Every other rule holds whatever the plies left (at
+    /// least 1 for the side the question is about, at least 2 for the other one,
+    /// see [`out_of_plies`]): a move that leaves a threat uncaptured lets the
+    /// opponent win on the next ply, and a race win of the other side ends the game
+    /// against the side the question is about.
+    #[inline]
+    fn rules_at(&self, key: &Key) -> Knowledge {
+        match key.plies_left() {
+            Some(plies) if plies % 2 == 1 => Knowledge {
+                race_moves: self.rules.race_moves.min(plies.div_ceil(2)),
+                ..self.rules
+            },
+            _ => self.rules,
+        }
+    }
+
     /// Initial numbers of a position seen for the first time (df-pn+ with mobility):
     /// one good move proves a win, so `phi = 1`; every move must fail for a loss, so
     /// `delta` is the number of moves worth searching.
     #[inline]
-    fn leaf_numbers(&mut self, position: &Position) -> (Pn, Pn) {
-        let verdict = self.rules.classify_leaf(position);
+    fn leaf_numbers(&mut self, position: &Position, key: &Key) -> (Pn, Pn) {
+        let verdict = match out_of_plies(position, key) {
+            Some(verdict) => verdict,
+            None => self.rules_at(key).classify_leaf(position),
+        };
         self.knowledge.count(verdict);
         match verdict {
-            Verdict::WinInOne | Verdict::RaceWin { .. } => (Pn::ZERO, Pn::INF),
+            Verdict::WinInOne | Verdict::RaceWin { .. } | Verdict::OutOfPlies => {
+                (Pn::ZERO, Pn::INF)
+            }
             Verdict::GameOver | Verdict::DoubleThreat | Verdict::UnstoppableThreat => {
                 (Pn::INF, Pn::ZERO)
             }
@@ -207,13 +245,15 @@ impl<'a> Dfpn<'a> {
     ) -> Result<(Pn, Pn, Option<Step>), Stop> {
         self.tick()?;
         let nodes_before = self.budget.nodes();
-        let verdict = match seen {
-            Seen::Never => self.rules.classify(position),
-            Seen::AsLeaf => match self.rules.threats(position) {
-                Verdict::Open => self.rules.long_races(position),
+        let rules = self.rules_at(&key);
+        let verdict = match (out_of_plies(position, &key), seen) {
+            (Some(verdict), _) => verdict,
+            (None, Seen::Never) => rules.classify(position),
+            (None, Seen::AsLeaf) => match rules.threats(position) {
+                Verdict::Open => rules.long_races(position),
                 verdict => verdict,
             },
-            Seen::Expanded => self.rules.threats(position),
+            (None, Seen::Expanded) => rules.threats(position),
         };
         if let Some(wins) = verdict.side_to_move_wins() {
             self.knowledge.count(verdict);
@@ -240,7 +280,7 @@ impl<'a> Dfpn<'a> {
                 return;
             }
             let child = position.play_step(step);
-            let key = Key::of(&child);
+            let key = key.of_child(&child);
             children.push(Child {
                 position: child,
                 key,
@@ -278,7 +318,7 @@ impl<'a> Dfpn<'a> {
                             // Stored (as the cheapest entry) so that the next visit
                             // need not classify it again: 5x5 took 12.9M nodes in
                             // 7.5 s this way, 13.8M in 8.6 s without.
-                            let numbers = self.leaf_numbers(&child.position);
+                            let numbers = self.leaf_numbers(&child.position, &child.key);
                             self.store(&child.key, child.hash, numbers, 0);
                             numbers
                         }

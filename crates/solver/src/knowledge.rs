@@ -132,6 +132,10 @@ pub enum Verdict {
     /// The side to move wins within `moves` of its own moves, starting with `step`
     /// (found by the bounded race search).
     RaceWin { moves: u8, step: Step },
+    /// A bounded question's plies are used up and the game goes on: the side to
+    /// move, whose opponent had to win by now, wins the question (see
+    /// [`crate::Key::within`]).
+    OutOfPlies,
     /// Nothing decided: search every move.
     Open,
 }
@@ -140,7 +144,7 @@ impl Verdict {
     /// The proven outcome for the side to move, if the verdict decides the game.
     pub fn side_to_move_wins(self) -> Option<bool> {
         match self {
-            Verdict::WinInOne | Verdict::RaceWin { .. } => Some(true),
+            Verdict::WinInOne | Verdict::RaceWin { .. } | Verdict::OutOfPlies => Some(true),
             Verdict::GameOver | Verdict::DoubleThreat | Verdict::UnstoppableThreat => Some(false),
             Verdict::MustCapture { .. } | Verdict::Open => None,
         }
@@ -224,7 +228,7 @@ impl KnowledgeStats {
             Verdict::RaceWin { moves, .. } => {
                 self.race_win[usize::from(moves).min(self.race_win.len() - 1)] += 1;
             }
-            Verdict::Open => {}
+            Verdict::OutOfPlies | Verdict::Open => {}
         }
     }
 

@@ -37,6 +37,7 @@ pub mod certificate;
 mod dfpn;
 mod key;
 pub mod knowledge;
+pub mod length;
 mod limits;
 pub mod parallel;
 mod pn;
@@ -45,12 +46,16 @@ mod reference;
 mod solution;
 mod table;
 
-use breakthrough_engine::Position;
+use breakthrough_engine::{Color, Position};
 
 pub use certificate::extract::{ExtractError, Proof};
-pub use certificate::{Certificate, FormatError, VerifyError, VerifyReport};
+pub use certificate::{
+    read_parts, verify_length, write_parts, Certificate, Claim, FormatError, VerifyError,
+    VerifyReport,
+};
 pub use key::Key;
 pub use knowledge::{Knowledge, KnowledgeStats};
+pub use length::{GameLength, Probe};
 pub use limits::{Limits, Stop};
 pub use pn::Pn;
 pub use solution::{Phase, Progress, RootMove, SearchStats, Solution};
@@ -93,6 +98,24 @@ pub struct SolveOptions {
     pub proof: bool,
     /// Threads for df-pn (the reference search uses one); see [`parallel`].
     pub threads: usize,
+    /// Ask instead whether this side wins within this many plies (df-pn only; see
+    /// [`Key::within`] and the [`length`] module, which asks it).
+    pub within: Option<(Color, u32)>,
+    /// After the solve, find the exact length of the game under perfect play (see
+    /// [`length`]); the proof, if asked for, is then the length's certificate.
+    pub length: bool,
+    /// Solve every move at the root (and, with `length`, find each one's length).
+    pub all_moves: bool,
+}
+
+impl SolveOptions {
+    /// The root's table key: the question the search answers.
+    pub(crate) fn root_key(&self, root: &Position) -> Key {
+        match self.within {
+            Some((winner, plies)) => Key::within(root, winner, plies),
+            None => Key::of(root),
+        }
+    }
 }
 
 impl Default for SolveOptions {
@@ -105,6 +128,9 @@ impl Default for SolveOptions {
             knowledge: Knowledge::default(),
             proof: false,
             threads: 1,
+            within: None,
+            length: false,
+            all_moves: false,
         }
     }
 }
@@ -115,6 +141,7 @@ pub fn solve(
     options: &SolveOptions,
     observer: &mut dyn FnMut(&Progress),
 ) -> Solution {
+    let started = std::time::Instant::now();
     let table = Table::with_megabytes(options.table_mb);
     let (outcome, stats) = match options.algorithm {
         Algorithm::Dfpn => parallel::search(position, options, &table, observer),
@@ -142,12 +169,63 @@ pub fn solve(
                 stopped: Some(stop),
                 stats,
                 root_moves: root_moves(position, &table, None),
+                length: None,
                 proof: None,
             }
         }
     };
     let winner = if wins { to_move } else { to_move.opponent() };
-    let mut proof = None;
+    let mut solution = Solution {
+        position: *position,
+        winner: Some(winner),
+        best_move: best.map(|step| position.to_move_text(step)),
+        stopped: None,
+        root_moves: root_moves(position, &table, Some((wins, best))),
+        length: None,
+        proof: None,
+        stats,
+    };
+    // What is left of the limits for each further step.
+    let rest = |nodes: u64| options.limits.after(started.elapsed(), nodes);
+    let mut nodes = solution.stats.nodes;
+    if options.length {
+        let found = rest(nodes).and_then(|limits| {
+            let options = SolveOptions {
+                limits,
+                ..options.clone()
+            };
+            length::exact_length(position, winner, &options, &table, observer)
+        });
+        match found {
+            Ok(found) => {
+                nodes += found.nodes();
+                solution.length = Some(found);
+            }
+            Err(stop) => {
+                solution.stopped = Some(stop);
+                return solution;
+            }
+        }
+    }
+    if options.all_moves {
+        let solved = rest(nodes).and_then(|limits| {
+            let options = SolveOptions {
+                limits,
+                ..options.clone()
+            };
+            solve_root_moves(
+                position,
+                &mut solution.root_moves,
+                &options,
+                &table,
+                observer,
+            )
+        });
+        if let Err(stop) = solved {
+            solution.stopped = Some(stop);
+            return solution;
+        }
+    }
     if options.proof {
         // Only a stop flag applies: the extraction is short next to the solve, and a
         // limit would throw away a finished solve's proof.
@@ -155,27 +233,86 @@ pub fn solve(
             stop: options.limits.stop.clone(),
             ..Limits::default()
         };
-        let team = parallel::Team::new(1);
-        let mut search = dfpn::Dfpn::new(
-            &table,
-            &team,
-            Budget::new(limits),
-            options.inverse_epsilon,
-            options.knowledge,
-            observer,
-        );
-        search.phase = Phase::Proof;
-        proof = Some(certificate::extract::extract(&mut search, position, winner));
+        solution.proof = Some(match &solution.length {
+            Some(found) => {
+                length::extract_proof(position, winner, found.plies, options, &table, observer)
+            }
+            None => {
+                let team = parallel::Team::new(1);
+                let mut search = dfpn::Dfpn::new(
+                    &table,
+                    &team,
+                    Budget::new(limits),
+                    options.inverse_epsilon,
+                    options.knowledge,
+                    observer,
+                );
+                search.phase = Phase::Proof;
+                certificate::extract::extract(&mut search, position, winner)
+            }
+        });
     }
-    Solution {
-        position: *position,
-        winner: Some(winner),
-        best_move: best.map(|step| position.to_move_text(step)),
-        stopped: None,
-        stats,
-        root_moves: root_moves(position, &table, Some((wins, best))),
-        proof,
+    solution
+}
+
+/// Solves each of the root's moves that the search left unproven (and, with
+/// `options.length`, finds every move's length), one at a time over `table`; a
+/// move and its mirror image are solved once. `options.limits` apply to them all.
+fn solve_root_moves(
+    position: &Position,
+    moves: &mut [RootMove],
+    options: &SolveOptions,
+    table: &Table,
+    observer: &mut dyn FnMut(&Progress),
+) -> Result<(), Stop> {
+    let started = std::time::Instant::now();
+    let mut nodes = 0;
+    let mut known: hashbrown::HashMap<Key, (bool, Option<u32>)> = hashbrown::HashMap::new();
+    let mover = position.to_move();
+    for root_move in moves.iter_mut() {
+        let child = position.play(root_move.mv);
+        let key = Key::of(&child);
+        if let Some(&(wins, length)) = known.get(&key) {
+            root_move.wins = Some(wins);
+            root_move.length = length;
+            continue;
+        }
+        let options = SolveOptions {
+            limits: options.limits.after(started.elapsed(), nodes)?,
+            ..options.clone()
+        };
+        let mut report = |p: &Progress| {
+            observer(&Progress {
+                phase: match p.phase {
+                    Phase::Search => Phase::RootMoves,
+                    other => other,
+                },
+                ..*p
+            })
+        };
+        let wins = match (root_move.wins, child.winner()) {
+            (Some(wins), _) => wins,
+            (None, Some(winner)) => winner == mover,
+            (None, None) => {
+                let (outcome, stats) = parallel::search(&child, &options, table, &mut report);
+                nodes += stats.nodes;
+                !outcome?.0
+            }
+        };
+        root_move.wins = Some(wins);
+        if options.length {
+            let child_winner = if wins { mover } else { mover.opponent() };
+            let options = SolveOptions {
+                limits: options.limits.after(started.elapsed(), nodes)?,
+                ..options.clone()
+            };
+            let found = length::exact_length(&child, child_winner, &options, table, &mut report)?;
+            nodes += found.nodes();
+            root_move.length = Some(1 + found.plies);
+        }
+        known.insert(key, (wins, root_move.length));
     }
+    Ok(())
 }
 
 /// The root's moves with the outcomes the search proved: all of them lose when the
@@ -208,6 +345,7 @@ fn root_moves(
             RootMove {
                 mv: position.to_move_text(step),
                 wins,
+                length: None,
             }
         })
         .collect()

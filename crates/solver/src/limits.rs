@@ -15,6 +15,33 @@ pub struct Limits {
     pub stop: Option<Arc<AtomicBool>>,
 }
 
+impl Limits {
+    /// What is left of these limits for a later search, after `elapsed` time and
+    /// `nodes` nodes of the earlier ones; the stop that applies when nothing is.
+    pub fn after(&self, elapsed: Duration, nodes: u64) -> Result<Limits, Stop> {
+        if self
+            .stop
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+        {
+            return Err(Stop::Interrupted);
+        }
+        let time_limit = match self.time_limit {
+            Some(limit) if limit <= elapsed => return Err(Stop::TimeLimit),
+            limit => limit.map(|limit| limit - elapsed),
+        };
+        let max_nodes = match self.max_nodes {
+            Some(max) if max <= nodes => return Err(Stop::NodeLimit),
+            max => max.map(|max| max - nodes),
+        };
+        Ok(Limits {
+            max_nodes,
+            time_limit,
+            stop: self.stop.clone(),
+        })
+    }
+}
+
 /// Why a search stopped before it proved anything.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Stop {

@@ -216,7 +216,7 @@ pub(crate) fn search(
             options.knowledge,
             observer,
         );
-        let outcome = search.solve_root(root);
+        let outcome = search.solve_root(root, options.root_key(root));
         // A thread stopped by another's finish reports nothing of its own.
         if !(outcome.is_err() && team.halted()) {
             team.finish(outcome);

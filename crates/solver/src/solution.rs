@@ -4,7 +4,7 @@ use breakthrough_engine::{Color, Move, Position};
 
 use crate::certificate::extract::{ExtractError, Proof};
 use crate::limits::Budget;
-use crate::{KnowledgeStats, Pn, Stop, Table, TableStats};
+use crate::{GameLength, KnowledgeStats, Pn, Stop, Table, TableStats};
 
 /// Figures from a search.
 #[derive(Clone, Debug, Default)]
@@ -35,6 +35,10 @@ pub enum Phase {
     Search,
     /// Writing out the proof, re-proving what the table has lost.
     Proof,
+    /// Asking whether the winner wins within this many plies (see [`crate::length`]).
+    Length(u32),
+    /// Solving the root's moves one by one (`SolveOptions::all_moves`).
+    RootMoves,
 }
 
 /// Progress of a running search, handed to an observer now and then.
@@ -100,6 +104,8 @@ pub struct Solution {
     /// Each legal move at the root with its outcome for the side playing it, as far
     /// as the search proved it (a won root proves one winning move, not all).
     pub root_moves: Vec<RootMove>,
+    /// The exact length under perfect play, when asked for and found.
+    pub length: Option<GameLength>,
     /// The certificate, when asked for and the position was solved.
     pub proof: Option<Result<Proof, ExtractError>>,
 }
@@ -110,6 +116,9 @@ pub struct RootMove {
     pub mv: Move,
     /// Whether the side playing it wins; `None` when the search did not prove it.
     pub wins: Option<bool>,
+    /// Plies from the position to the end of the game when this move is played and
+    /// both sides then play perfectly, the move counted; when asked for.
+    pub length: Option<u32>,
 }
 
 impl Solution {

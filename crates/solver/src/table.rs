@@ -23,11 +23,14 @@ use crate::{Key, Pn};
 
 const BUCKET: usize = 4;
 
-/// Words of an entry: white's army (2), black's army (2), phi, delta, and
-/// side to move (top 2 bits: 0 empty, 1 White, 2 Black) with the work (30 bits).
+/// Words of an entry: white's army (2), black's army (2), phi, delta, and one word
+/// of the side to move (top 2 bits: 0 empty, 1 White, 2 Black), the key's horizon
+/// (8 bits) and the work (22 bits, saturating: 4 M nodes is enough to keep an
+/// entry in any bucket).
 const WORDS: usize = 7;
-const WORK_BITS: u32 = 30;
+const WORK_BITS: u32 = 22;
 const WORK_MAX: u32 = (1 << WORK_BITS) - 1;
+const SIDE_SHIFT: u32 = 30;
 
 /// An entry as plain values, read out of or written into a bucket.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
@@ -40,6 +43,8 @@ struct Entry {
     work: u32,
     /// 0 empty, 1 White to move, 2 Black to move.
     side: u32,
+    /// The key's horizon (see [`Key::horizon`]).
+    horizon: u8,
 }
 
 impl Entry {
@@ -51,11 +56,13 @@ impl Entry {
             delta,
             work: u32::try_from(work).unwrap_or(WORK_MAX).min(WORK_MAX),
             side: 1 + u32::from(key.black_to_move),
+            horizon: key.horizon,
         }
     }
 
     fn holds(&self, key: &Key) -> bool {
         self.side == 1 + u32::from(key.black_to_move)
+            && self.horizon == key.horizon
             && self.white == key.white
             && self.black == key.black
     }
@@ -85,7 +92,8 @@ impl Bucket<'_> {
             phi: Pn::from_raw(w(4)),
             delta: Pn::from_raw(w(5)),
             work: meta & WORK_MAX,
-            side: meta >> WORK_BITS,
+            side: meta >> SIDE_SHIFT,
+            horizon: (meta >> WORK_BITS) as u8,
         }
     }
 
@@ -99,7 +107,7 @@ impl Bucket<'_> {
             (entry.black >> 32) as u32,
             entry.phi.get(),
             entry.delta.get(),
-            entry.side << WORK_BITS | entry.work,
+            entry.side << SIDE_SHIFT | u32::from(entry.horizon) << WORK_BITS | entry.work,
         ];
         for (cell, word) in self.0[1 + WORDS * i..].iter().zip(words) {
             cell.store(word, Ordering::Relaxed);
@@ -353,6 +361,7 @@ mod tests {
             white,
             black,
             black_to_move: false,
+            horizon: 0,
         }
     }
 
@@ -395,11 +404,18 @@ mod tests {
             white: u64::MAX - 5,
             black: 1 << 63 | 7,
             black_to_move: true,
+            horizon: 255,
         };
         table.store(&wide, 0, Pn::new(3), Pn::MAX_FINITE, u64::MAX, tally);
         assert_eq!(table.probe(&wide, 0), Some((Pn::new(3), Pn::MAX_FINITE)));
         let slot = table.bucket(0).read(0);
-        assert_eq!((slot.work, slot.side), (WORK_MAX, 2));
+        assert_eq!((slot.work, slot.side, slot.horizon), (WORK_MAX, 2, 255));
+        let plain = Key { horizon: 0, ..wide };
+        assert_eq!(
+            table.probe(&plain, 0),
+            None,
+            "another question, another entry"
+        );
     }
 
     #[test]

@@ -10,7 +10,8 @@ use anyhow::Context;
 use breakthrough_engine::{Color, Position};
 use breakthrough_solver::knowledge::DEFAULT_RACE_MOVES;
 use breakthrough_solver::{
-    solve, Algorithm, Knowledge, KnowledgeStats, Limits, Phase, Pn, Proof, Solution, SolveOptions,
+    solve, Algorithm, Certificate, Claim, GameLength, Knowledge, KnowledgeStats, Limits, Phase, Pn,
+    Proof, Solution, SolveOptions,
 };
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
@@ -72,8 +73,22 @@ pub struct SolveArgs {
 
     /// Also write a proof certificate of the result to this file, for `breakthrough
     /// verify` (extracted after the solve; it records the winner's strategy in full).
+    /// With --length, the certificate of the length: the winner's strategy that wins
+    /// within it and the loser's that holds out one ply less (format version 2).
     #[arg(long, value_name = "FILE")]
     pub proof: Option<PathBuf>,
+
+    /// Also find the exact length of the game under perfect play, in plies: the
+    /// winner wins as fast as it can, the loser holds out as long as it can (JSON
+    /// `length`). The main line is then perfect play. See docs/RULES.md.
+    #[arg(long)]
+    pub length: bool,
+
+    /// Solve every legal move at the root, not only one winning move: each one's
+    /// outcome and, with --length, its length (the plies to the end of the game after
+    /// it, the move counted).
+    #[arg(long)]
+    pub all_moves: bool,
 
     /// No progress bar.
     #[arg(long, short = 'q')]
@@ -124,6 +139,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             check_directory(flag, path)?;
         }
     }
+    if let (AlgoArg::Reference, true) = (args.algo, args.length || args.all_moves) {
+        return Err(InputError(anyhow::anyhow!(
+            "--length and --all-moves use df-pn; leave out --algo reference"
+        ))
+        .into());
+    }
     let threads = match (args.algo, args.threads) {
         (AlgoArg::Reference, Some(n)) if n > 1 => {
             return Err(InputError(anyhow::anyhow!(
@@ -161,6 +182,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         },
         proof: args.proof.is_some(),
         threads,
+        length: args.length,
+        all_moves: args.all_moves,
         ..SolveOptions::default()
     };
 
@@ -172,8 +195,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             course.push((p.seconds, p.nodes, p.root_proof, p.root_disproof));
         }
         let phase = match p.phase {
-            Phase::Search => "",
-            Phase::Proof => "writing the proof: ",
+            Phase::Search => String::new(),
+            Phase::Proof => "writing the proof: ".to_string(),
+            Phase::Length(plies) => format!("length: a win within {plies} plies? "),
+            Phase::RootMoves => "root moves: ".to_string(),
         };
         bar.set_message(format!(
             "{phase}{} nodes ({}/s), root proof/disproof {}/{}, table {:.0}% full",
@@ -196,7 +221,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
 
     // The certificate first: the JSON records its size.
     let proof_bytes = match &solution.proof {
-        Some(Ok(proof)) => proof.certificate.to_bytes(),
+        Some(Ok(proof)) => proof.to_bytes(),
         _ => Vec::new(),
     };
     let certificate = match (&args.proof, &solution.proof) {
@@ -223,10 +248,48 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     if let Some(Err(err)) = &solution.proof {
         return Err(anyhow::anyhow!("no certificate written: {err}"));
     }
-    Ok(if solution.is_solved() {
+    Ok(if solution.stopped.is_none() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(3)
+    })
+}
+
+/// What kind of line `principal_variation` is.
+fn line_kind(proof: Option<&Proof>) -> Value {
+    match proof {
+        Some(proof) if proof.is_perfect_play() => json!("perfect_play"),
+        Some(_) => json!("proof_line"),
+        None => Value::Null,
+    }
+}
+
+fn claim_json(claim: Claim) -> Value {
+    match claim {
+        Claim::Wins => json!({"kind": "wins"}),
+        Claim::WinsWithin(plies) => json!({"kind": "wins_within", "plies": plies}),
+        Claim::HoldsOut(plies) => json!({"kind": "holds_out", "plies": plies}),
+    }
+}
+
+fn part_json(part: &Certificate) -> Value {
+    json!({
+        "side": part.winner().name(),
+        "claim": claim_json(part.claim()),
+        "positions": part.positions(),
+    })
+}
+
+fn length_json(length: &GameLength) -> Value {
+    json!({
+        "nodes": length.nodes(),
+        "seconds": length.seconds(),
+        "probes": length.probes.iter().map(|p| json!({
+            "plies": p.plies,
+            "wins": p.wins,
+            "nodes": p.nodes,
+            "seconds": p.seconds,
+        })).collect::<Vec<_>>(),
     })
 }
 
@@ -333,7 +396,13 @@ fn report(
     let root_moves: Vec<Value> = solution
         .root_moves
         .iter()
-        .map(|m| json!({"move": m.mv.to_string(), "outcome": outcome_name(m.wins)}))
+        .map(|m| {
+            json!({
+                "move": m.mv.to_string(),
+                "outcome": outcome_name(m.wins),
+                "length": m.length,
+            })
+        })
         .collect();
     let (principal_variation, proof) = match certificate {
         Some((path, proof, bytes)) => (
@@ -345,9 +414,10 @@ fn report(
             json!({
                 // The name only: the certificate is kept beside the JSON.
                 "file": path.file_name().map(|name| name.to_string_lossy()),
-                "format_version": 1,
+                "format_version": proof.format_version(),
                 "bytes": bytes,
-                "positions": proof.certificate.positions(),
+                "positions": proof.positions(),
+                "parts": proof.parts().iter().map(part_json).collect::<Vec<_>>(),
                 "height": proof.height,
                 "extraction_nodes": proof.search_nodes,
                 "extraction_seconds": proof.seconds,
@@ -368,6 +438,9 @@ fn report(
         "verdict": verdict(solution),
         "root_moves": root_moves,
         "principal_variation": principal_variation,
+        "principal_variation_kind": line_kind(certificate.map(|(_, proof, _)| proof)),
+        "length": solution.length.as_ref().map(|l| l.plies),
+        "length_search": solution.length.as_ref().map(length_json),
         "proof": proof,
         "stats": {
             "nodes": stats.nodes,
@@ -421,6 +494,26 @@ fn print_summary(solution: &Solution, options: &SolveOptions, certificate: Writt
     if let Some(best) = solution.best_move {
         outln!("best move  {best}");
     }
+    if let Some(length) = &solution.length {
+        outln!(
+            "length     {} plies under perfect play ({} questions, {} nodes, {:.2} s)",
+            length.plies,
+            length.probes.len(),
+            length.nodes(),
+            length.seconds()
+        );
+    }
+    if solution.root_moves.iter().any(|m| m.length.is_some()) || options.all_moves {
+        let moves: Vec<String> = solution
+            .root_moves
+            .iter()
+            .map(|m| match m.length {
+                Some(plies) => format!("{} {} {plies}", m.mv, outcome_name(m.wins)),
+                None => format!("{} {}", m.mv, outcome_name(m.wins)),
+            })
+            .collect();
+        outln!("moves      {}", moves.join(", "));
+    }
     outln!(
         "nodes      {} in {:.2} s ({} nodes/s), {} on {} thread{}",
         stats.nodes,
@@ -441,11 +534,20 @@ fn print_summary(solution: &Solution, options: &SolveOptions, certificate: Writt
             .iter()
             .map(ToString::to_string)
             .collect();
-        outln!("main line  {} ({} plies)", line.join(" "), line.len());
+        let kind = if proof.is_perfect_play() {
+            "perfect play"
+        } else {
+            "the proof's line: a winning move, not the fastest"
+        };
+        outln!(
+            "main line  {} ({} plies, {kind})",
+            line.join(" "),
+            line.len()
+        );
         outln!(
             "proof      {}: {} positions, {} bytes, longest game {} plies; extracted in {:.2} s",
             path.display(),
-            proof.certificate.positions(),
+            proof.positions(),
             bytes,
             proof.height,
             proof.seconds

@@ -5,11 +5,16 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context;
-use breakthrough_solver::{Certificate, VerifyReport};
+use breakthrough_solver::{read_parts, verify_length, Certificate, Claim, VerifyReport};
 use clap::Args;
 use serde_json::json;
 
 /// Check a proof certificate (from `solve --proof`) using only the rules of the game.
+///
+/// A length certificate (from `solve --length --proof`) has two parts, both checked:
+/// the winner wins within L plies (no game of its strategy is longer), and the loser
+/// holds out L - 1 plies (no game of its strategy ends won by the winner sooner);
+/// together they prove that the game lasts exactly L plies under perfect play.
 ///
 /// Every move of the winner must be legal, every legal move of the loser must be
 /// answered, every game in the proof must end won by the claimed side, and the root
@@ -34,19 +39,32 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     let bytes = std::fs::read(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
     let started = Instant::now();
-    let checked = Certificate::from_bytes(&bytes)
-        .map_err(anyhow::Error::from)
-        .and_then(|certificate| certificate.verify().map_err(anyhow::Error::from));
+    let checked = check(&bytes);
     let seconds = started.elapsed().as_secs_f64();
     match checked {
-        Ok(report) => {
+        Ok((reports, length)) => {
             if args.json {
-                outln!(
-                    "{}",
-                    serde_json::to_string_pretty(&report_json(&report, bytes.len(), seconds))?
-                );
+                let mut object = if let [report] = &reports[..] {
+                    report_json(report, bytes.len(), seconds)
+                } else {
+                    json!({"valid": true, "bytes": bytes.len(), "seconds": seconds})
+                };
+                object["parts"] = reports
+                    .iter()
+                    .map(|r| report_json(r, bytes.len(), seconds))
+                    .collect();
+                object["length"] = json!(length);
+                outln!("{}", serde_json::to_string_pretty(&object)?);
             } else {
-                print_report(&report, bytes.len());
+                for (i, report) in reports.iter().enumerate() {
+                    if reports.len() > 1 {
+                        outln!("part {} of {}", i + 1, reports.len());
+                    }
+                    print_report(report, bytes.len());
+                }
+                if let Some(length) = length {
+                    outln!("length     {length} plies under perfect play, proven from both sides");
+                }
                 outln!("result     the proof holds ({seconds:.2} s)");
             }
             Ok(ExitCode::SUCCESS)
@@ -68,12 +86,36 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// Reads and verifies every part of a certificate file; for a length certificate,
+/// also the length its parts prove together.
+pub fn check(bytes: &[u8]) -> anyhow::Result<(Vec<VerifyReport>, Option<u32>)> {
+    let parts = read_parts(bytes)?;
+    let reports = parts
+        .iter()
+        .enumerate()
+        .map(|(i, part)| {
+            part.verify()
+                .with_context(|| format!("part {} of {}", i + 1, parts.len()))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let length = match parts.first().map(Certificate::claim) {
+        Some(Claim::Wins) if parts.len() == 1 => None,
+        _ => Some(verify_length(&reports)?),
+    };
+    Ok((reports, length))
+}
+
 fn report_json(report: &VerifyReport, bytes: usize, seconds: f64) -> serde_json::Value {
     json!({
         "valid": true,
         "board": report.root.board().to_string(),
         "position": report.root.to_string(),
         "winner": report.winner.name(),
+        "claim": match report.claim {
+            Claim::Wins => json!({"kind": "wins"}),
+            Claim::WinsWithin(plies) => json!({"kind": "wins_within", "plies": plies}),
+            Claim::HoldsOut(plies) => json!({"kind": "holds_out", "plies": plies}),
+        },
         "bytes": bytes,
         "positions": report.positions,
         "winner_positions": report.winner_positions,
@@ -91,27 +133,42 @@ fn report_json(report: &VerifyReport, bytes: usize, seconds: f64) -> serde_json:
 pub fn print_report(report: &VerifyReport, bytes: usize) {
     outln!("board      {}", report.root.board());
     outln!("position   {}", report.root);
-    outln!(
-        "claim      {} wins ({} to move)",
-        report.winner,
-        report.root.to_move()
-    );
+    let to_move = report.root.to_move();
+    match report.claim {
+        Claim::Wins => outln!("claim      {} wins ({to_move} to move)", report.winner),
+        Claim::WinsWithin(plies) => outln!(
+            "claim      {} wins within {plies} plies ({to_move} to move)",
+            report.winner
+        ),
+        Claim::HoldsOut(plies) => outln!(
+            "claim      {} holds out {plies} plies: {} cannot win sooner ({to_move} to move)",
+            report.winner,
+            report.winner.opponent()
+        ),
+    }
     outln!("size       {bytes} bytes");
+    let (side, other) = (report.winner, report.winner.opponent());
     outln!(
-        "positions  {} checked: {} where the winner moves, {} where the loser moves",
+        "positions  {} checked: {} where {side} moves (one move), {} where {other} moves (every move)",
         report.positions,
         report.winner_positions,
         report.loser_positions
     );
     outln!(
-        "moves      {} loser replies ({:.2} per position), {} transpositions, {} games won",
+        "moves      {} {other} moves ({:.2} per position), {} transpositions, {} games won by {side}",
         report.loser_replies,
         report.loser_branching(),
         report.transpositions,
         report.finished_games
     );
-    outln!(
-        "depth      {} plies (the longest game the proof allows)",
-        report.height
-    );
+    match report.claim {
+        Claim::HoldsOut(plies) => outln!(
+            "depth      {} plies (the proof's games stop at ply {plies}, the game going on)",
+            report.height
+        ),
+        _ => outln!(
+            "depth      {} plies (the longest game the proof allows)",
+            report.height
+        ),
+    }
 }

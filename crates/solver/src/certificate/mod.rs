@@ -21,14 +21,40 @@ mod verify;
 
 use breakthrough_engine::{Color, Position};
 
-pub use format::FormatError;
-pub use verify::{VerifyError, VerifyReport};
+pub use format::{read_parts, write_parts, FormatError};
+pub use verify::{verify_length, VerifyError, VerifyReport};
 
-/// A proof that `winner` wins from `root`, as the node stream of the file format.
+/// What a certificate proves of its side (the side with one move at each of its
+/// positions; the other side answers with every legal move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Claim {
+    /// The side wins: every game ends won by it.
+    Wins,
+    /// The side wins within this many plies: every game ends won by it, none longer.
+    WinsWithin(u32),
+    /// The side holds out this many plies: no game ends won by its opponent within
+    /// them (each ends won by the side, or reaches the bound with the game going on).
+    HoldsOut(u32),
+}
+
+impl Claim {
+    /// The bound in plies; `None` for [`Claim::Wins`].
+    pub fn plies(self) -> Option<u32> {
+        match self {
+            Claim::Wins => None,
+            Claim::WinsWithin(plies) | Claim::HoldsOut(plies) => Some(plies),
+        }
+    }
+}
+
+/// A proof that `winner` wins from `root` (or, with a bounded [`Claim`], wins within
+/// or holds out a number of plies), as the node stream of the file format.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Certificate {
     root: Position,
+    /// The claim's side: the winner, or the side that holds out.
     winner: Color,
+    claim: Claim,
     /// Positions expanded in the stream (finished games are not counted).
     positions: u64,
     /// The uncompressed node stream (see [`format`]).
@@ -39,9 +65,10 @@ impl std::fmt::Debug for Certificate {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Certificate({} {} wins, {} positions, {} stream bytes)",
+            "Certificate({} {} {:?}, {} positions, {} stream bytes)",
             self.root,
             self.winner,
+            self.claim,
             self.positions,
             self.stream.len()
         )
@@ -54,9 +81,14 @@ impl Certificate {
         &self.root
     }
 
-    /// The side claimed to win.
+    /// The side claimed to win (or, for [`Claim::HoldsOut`], to hold out).
     pub fn winner(&self) -> Color {
         self.winner
+    }
+
+    /// What the certificate claims of its side.
+    pub fn claim(&self) -> Claim {
+        self.claim
     }
 
     /// Positions the proof expands.
@@ -68,6 +100,14 @@ impl Certificate {
     pub fn with_claimed_winner(&self, winner: Color) -> Certificate {
         Certificate {
             winner,
+            ..self.clone()
+        }
+    }
+
+    /// The same proof with another claim: for tests that a false bound fails.
+    pub fn with_claim(&self, claim: Claim) -> Certificate {
+        Certificate {
+            claim,
             ..self.clone()
         }
     }

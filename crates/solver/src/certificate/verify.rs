@@ -4,13 +4,16 @@
 use breakthrough_engine::{Color, Position, Step};
 
 use super::format::replies_in_order;
-use super::Certificate;
+use super::{Certificate, Claim};
 
 /// What a valid certificate contains.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VerifyReport {
     pub root: Position,
+    /// The claim's side: the winner, or for [`Claim::HoldsOut`] the side holding out.
     pub winner: Color,
+    /// What the certificate proves of its side.
+    pub claim: Claim,
     /// Distinct positions checked (expanded in the certificate).
     pub positions: u64,
     /// Of those, positions where the winner moves (one move each).
@@ -49,6 +52,10 @@ pub enum VerifyError {
     TrailingBytes(usize),
     #[error("the header counts {header} positions, the proof has {found}")]
     PositionCount { header: u64, found: u64 },
+    #[error("the proof allows a game of {height} plies, longer than the {bound} it claims")]
+    TooLong { height: u32, bound: u32 },
+    #[error("the parts do not prove an exact length: {0}")]
+    NotALength(String),
 }
 
 /// What is wrong at a position.
@@ -72,6 +79,12 @@ pub enum Problem {
     ReferenceMismatch(u64),
     #[error("a reference to position #{0}, whose proof is not finished (circular)")]
     CircularReference(u64),
+    #[error("the move {0} wins for the opponent within the plies to hold out")]
+    OpponentWins(String),
+    #[error(
+        "a reference to position #{id}, which holds out from ply {expanded} on, not from ply {ply}"
+    )]
+    ShortReference { id: u64, expanded: u32, ply: u32 },
 }
 
 /// Height marker of a position whose proof is still being checked.
@@ -82,9 +95,13 @@ struct Checker<'a> {
     stream: &'a [u8],
     at: usize,
     winner: Color,
-    /// Per expanded position: both armies, and the height (plus the side to move bit).
+    /// The plies to hold out, for [`Claim::HoldsOut`].
+    hold: Option<u32>,
+    /// Per expanded position: both armies, the height (plus the side to move bit),
+    /// and the ply where it was expanded.
     armies: Vec<[u64; 2]>,
     heights: Vec<u16>,
+    plies: Vec<u32>,
     report: VerifyReport,
 }
 
@@ -92,16 +109,28 @@ impl Certificate {
     /// Checks the proof with the rules alone: every position of the loser answers all
     /// its legal moves, every move of the winner is legal, every game in the proof ends
     /// won by the claimed winner, and every reference names the same position.
+    ///
+    /// For [`Claim::WinsWithin`], no game in the proof may be longer than the bound;
+    /// for [`Claim::HoldsOut`], the games stop at the bound, none may end won by the
+    /// opponent before, and a reference must come no earlier than the position's
+    /// expansion (see the format).
     pub fn verify(&self) -> Result<VerifyReport, VerifyError> {
+        let hold = match self.claim {
+            Claim::HoldsOut(plies) => Some(plies),
+            _ => None,
+        };
         let mut checker = Checker {
             stream: &self.stream,
             at: 0,
             winner: self.winner,
+            hold,
             armies: Vec::new(),
             heights: Vec::new(),
+            plies: Vec::new(),
             report: VerifyReport {
                 root: self.root,
                 winner: self.winner,
+                claim: self.claim,
                 positions: 0,
                 winner_positions: 0,
                 loser_positions: 0,
@@ -133,8 +162,53 @@ impl Certificate {
                 found: report.positions,
             });
         }
-        report.height = height;
+        // A hold-out's games stop at its bound (a reference may reach past it).
+        report.height = hold.map_or(height, |bound| height.min(bound));
+        if let Claim::WinsWithin(bound) = self.claim {
+            if height > bound {
+                return Err(VerifyError::TooLong { height, bound });
+            }
+        }
         Ok(report)
+    }
+}
+
+/// The exact length that a file's parts prove together (see [`Certificate::verify`]
+/// for each part): "the winner wins within `L` plies" and "the loser holds out
+/// `L - 1` plies", about the same root and opposite sides; for a finished game, `L
+/// = 0` and the first part alone.
+pub fn verify_length(parts: &[VerifyReport]) -> Result<u32, VerifyError> {
+    let not = |why: String| Err(VerifyError::NotALength(why));
+    let Some(first) = parts.first() else {
+        return not("the file has no parts".into());
+    };
+    let Claim::WinsWithin(length) = first.claim else {
+        return not(format!(
+            "the first part claims {:?}, not a win within a bound",
+            first.claim
+        ));
+    };
+    match parts {
+        [_] if length == 0 => Ok(0),
+        [_] => not("the part that holds out is missing".into()),
+        [_, second] => {
+            if second.root != first.root {
+                return not("the parts are about different positions".into());
+            }
+            if second.winner != first.winner.opponent() {
+                return not("both parts are about the same side".into());
+            }
+            if second.claim != Claim::HoldsOut(length.saturating_sub(1)) || length == 0 {
+                return not(format!(
+                    "a win within {length} plies needs the other side to hold out {} plies, \
+                     the second part claims {:?}",
+                    length.saturating_sub(1),
+                    second.claim
+                ));
+            }
+            Ok(length)
+        }
+        _ => not(format!("{} parts, at most 2 expected", parts.len())),
     }
 }
 
@@ -163,6 +237,10 @@ impl Checker<'_> {
             position: position.to_string(),
             problem,
         };
+        if self.hold.is_some_and(|bound| ply >= bound) {
+            // Held out to the bound: the game goes on, and the claim is met.
+            return Ok(0);
+        }
         let tag = self.number().map_err(fail)?;
         let armies = [
             position.pieces(Color::White).0,
@@ -188,6 +266,10 @@ impl Checker<'_> {
             if height & !BLACK_TO_MOVE == IN_PROGRESS {
                 return Err(fail(Problem::CircularReference(id)));
             }
+            let expanded = self.plies[id as usize];
+            if self.hold.is_some() && ply < expanded {
+                return Err(fail(Problem::ShortReference { id, expanded, ply }));
+            }
             self.report.transpositions += 1;
             return Ok(u32::from(height & !BLACK_TO_MOVE));
         }
@@ -195,6 +277,7 @@ impl Checker<'_> {
         let id = self.armies.len();
         self.armies.push(armies);
         self.heights.push(side | IN_PROGRESS);
+        self.plies.push(ply);
         self.report.positions += 1;
         let histogram = &mut self.report.depth_histogram;
         if histogram.len() <= ply as usize {
@@ -239,9 +322,12 @@ impl Checker<'_> {
             for step in replies {
                 let next = position.play_step(step);
                 if next.winner().is_some() {
-                    return Err(fail(Problem::LoserWins(
-                        position.to_move_text(step).to_string(),
-                    )));
+                    let text = position.to_move_text(step).to_string();
+                    return Err(fail(if self.hold.is_some() {
+                        Problem::OpponentWins(text)
+                    } else {
+                        Problem::LoserWins(text)
+                    }));
                 }
                 height = height.max(1 + self.node(&next, ply + 1)?);
             }
