@@ -5,6 +5,9 @@
 # size); rerun the solve with --proof to get it.
 # Usage: scripts/solve-results.sh [BOARD ...]
 # Without boards: every board of the results table (6x5 last; it takes long).
+# Boards in LENGTH_BOARDS (default: those whose exact length takes under a minute
+# here) are solved with --length: the JSON gets the length under perfect play and
+# the certificate proves it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 boards=("$@")
@@ -12,12 +15,20 @@ if [ ${#boards[@]} -eq 0 ]; then
   boards=(3x4 4x4 5x4 6x4 7x4 3x5 4x5 3x6 4x6 3x7 5x5 6x5)
 fi
 max_bytes=$((50 * 1024 * 1024))
+read -r -a length_boards <<< "${LENGTH_BOARDS:-3x4 4x4 5x4 6x4 7x4 3x5 4x5 5x5}"
+wants_length() {
+  local b
+  for b in "${length_boards[@]}"; do [ "$b" = "$1" ] && return 0; done
+  return 1
+}
 cargo build --release --quiet
 mkdir -p results
 for board in "${boards[@]}"; do
   echo "== $board" >&2
   status=0
-  ./target/release/breakthrough solve "$board" --quiet \
+  extra=()
+  if wants_length "$board"; then extra=(--length); fi
+  ./target/release/breakthrough solve "$board" --quiet "${extra[@]}" \
     --out "results/$board.json" --proof "results/$board.cert" || status=$?
   if [ "$status" -ne 0 ]; then
     echo "solve $board did not finish (exit $status)" >&2

@@ -12,7 +12,7 @@ pub struct PositionArgs {
     /// Board size WxH (columns x rows), for example 5x5 or 6x5; W >= 2, H >= 4, W*H <= 64.
     pub board: String,
 
-    /// Start from this position instead of the start position (RULES.md text format),
+    /// Start from this position instead of the start position (the text format of docs/RULES.md),
     /// for example "1BBBB/BBBBB/B1W1W/2W1W/WWWWW b".
     #[arg(long, short = 'p', value_name = "TEXT")]
     pub position: Option<String>,

@@ -36,7 +36,7 @@ use clap::{Parser, Subcommand};
 /// perft, diagrams and benchmarks.
 ///
 /// Boards are written WxH, columns x rows, as in the literature: 6x5 is 6 columns by
-/// 5 rows. Positions use the text format of RULES.md, for example
+/// 5 rows. Positions use the text format of docs/RULES.md, for example
 /// "BBBBB/BBBBB/5/WWWWW/WWWWW w" (ranks from the top, W/B pieces, numbers of empty
 /// squares, side to move).
 #[derive(Debug, Parser)]

@@ -613,3 +613,45 @@ fn bench_solve_refuses_a_missing_baseline() {
         "--compare baseline",
     );
 }
+
+#[test]
+fn length_and_all_moves_with_a_verified_certificate() {
+    let dir = std::env::temp_dir().join(format!("bt-length-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cert = dir.join("4x4.cert");
+    let cert = cert.to_str().unwrap();
+    let output = run(&[
+        "solve",
+        "4x4",
+        "--length",
+        "--all-moves",
+        "--json",
+        "--quiet",
+        "--proof",
+        cert,
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(json["length"], 14);
+    assert_eq!(json["principal_variation_kind"], "perfect_play");
+    assert_eq!(json["principal_variation"].as_array().unwrap().len(), 14);
+    assert_eq!(json["proof"]["format_version"], 2);
+    for root_move in json["root_moves"].as_array().unwrap() {
+        assert_eq!(root_move["outcome"], "loss");
+        assert!(root_move["length"].as_u64().unwrap() <= 14);
+    }
+    let output = run(&["verify", cert]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("length     14 plies under perfect play"));
+    // A damaged length certificate is rejected with exit code 4.
+    let mut bytes = std::fs::read(cert).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x10;
+    std::fs::write(cert, &bytes).unwrap();
+    assert_eq!(run(&["verify", cert]).status.code(), Some(4));
+    assert_input_error(
+        &["solve", "4x4", "--length", "--algo", "reference"],
+        "--algo reference",
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

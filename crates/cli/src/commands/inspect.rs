@@ -5,12 +5,11 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use breakthrough_engine::Position;
-use breakthrough_solver::Certificate;
 use clap::Args;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::commands::verify::print_report;
+use crate::commands::verify::{check, print_report};
 use crate::InputError;
 
 /// Show a result written by `solve --out`: the verdict, every root move with its
@@ -44,6 +43,10 @@ struct SolveResult {
     #[serde(default)]
     principal_variation: Option<Vec<String>>,
     #[serde(default)]
+    principal_variation_kind: Option<String>,
+    #[serde(default)]
+    length: Option<u64>,
+    #[serde(default)]
     proof: Option<Value>,
     stats: Value,
     #[serde(default)]
@@ -55,6 +58,8 @@ struct RootMoveEntry {
     #[serde(rename = "move")]
     mv: String,
     outcome: String,
+    #[serde(default)]
+    length: Option<u64>,
 }
 
 pub fn run(args: InspectArgs) -> anyhow::Result<ExitCode> {
@@ -78,18 +83,24 @@ pub fn run(args: InspectArgs) -> anyhow::Result<ExitCode> {
     if let Some(best) = &result.best_move {
         outln!("best move  {best}");
     }
+    if let Some(plies) = result.length {
+        outln!("length     {plies} plies under perfect play");
+    }
     if !result.root_moves.is_empty() {
         let moves: Vec<String> = result
             .root_moves
             .iter()
-            .map(|m| format!("{} {}", m.mv, m.outcome))
+            .map(|m| match m.length {
+                Some(plies) => format!("{} {} in {plies}", m.mv, m.outcome),
+                None => format!("{} {}", m.mv, m.outcome),
+            })
             .collect();
         outln!("root moves {}", moves.join(", "));
     }
     print_stats(&result);
 
     match &result.principal_variation {
-        Some(line) => print_line(&root, line, args.width)
+        Some(line) => print_line(&root, line, line_kind(&result), args.width)
             .with_context(|| format!("{}: bad principal_variation", args.result.display()))
             .map_err(InputError)?,
         None => outln!("\n(no main line: the result was solved without --proof)"),
@@ -100,16 +111,14 @@ pub fn run(args: InspectArgs) -> anyhow::Result<ExitCode> {
     };
     outln!("\ncertificate {}", path.display());
     let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let report = match Certificate::from_bytes(&bytes)
-        .map_err(anyhow::Error::from)
-        .and_then(|c| c.verify().map_err(anyhow::Error::from))
-    {
-        Ok(report) => report,
+    let (reports, length) = match check(&bytes) {
+        Ok(checked) => checked,
         Err(err) => {
             eprintln!("error: {}: {err:#}", path.display());
             return Ok(ExitCode::from(4));
         }
     };
+    let report = &reports[0];
     if report.root != root {
         eprintln!(
             "error: {} proves {}, not the result's position",
@@ -118,9 +127,21 @@ pub fn run(args: InspectArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(4));
     }
-    print_report(&report, bytes.len());
+    for (i, part) in reports.iter().enumerate() {
+        if reports.len() > 1 {
+            outln!("part {} of {}", i + 1, reports.len());
+        }
+        print_report(part, bytes.len());
+    }
+    if let Some(length) = length {
+        outln!("length     {length} plies under perfect play, proven from both sides");
+    }
     outln!("verified   the proof holds");
-    outln!("positions by ply (first reached):");
+    if reports.len() > 1 {
+        outln!("positions by ply (first reached) of part 1, the winner's:");
+    } else {
+        outln!("positions by ply (first reached):");
+    }
     let widest = report
         .depth_histogram
         .iter()
@@ -199,9 +220,17 @@ fn print_stats(result: &SolveResult) {
     }
 }
 
+/// What kind of line the result's main line is, in words.
+fn line_kind(result: &SolveResult) -> &'static str {
+    match result.principal_variation_kind.as_deref() {
+        Some("perfect_play") => "perfect play: the fastest win against the longest defence",
+        _ => "the proof's line: a winning strategy's moves, not always the fastest",
+    }
+}
+
 /// The main line replayed from the root, as diagrams side by side.
-fn print_line(root: &Position, line: &[String], width: usize) -> anyhow::Result<()> {
-    outln!("\nmain line ({} plies):", line.len());
+fn print_line(root: &Position, line: &[String], kind: &str, width: usize) -> anyhow::Result<()> {
+    outln!("\nmain line ({} plies, {kind}):", line.len());
     let mut panels = vec![("start".to_string(), root.diagram())];
     let mut position = *root;
     for (ply, text) in line.iter().enumerate() {

@@ -92,7 +92,7 @@ fn count(position: &Position, depth: u32, quiet: bool) -> (u64, Vec<DivideEntry>
     if depth == 0 {
         return (1, Vec::new());
     }
-    // No game lasts longer than 2W(2H-5)+1 plies (RULES.md): deeper counts are 0,
+    // No game lasts longer than 2W(2H-5)+1 plies (docs/RULES.md): deeper counts are 0,
     // and walking the whole game tree to find that out could take forever.
     let board = position.board();
     if u64::from(depth) > 2 * u64::from(board.width()) * u64::from(2 * board.height() - 5) + 1 {

@@ -12,7 +12,10 @@ use super::report::{order, read_published, read_results};
 
 /// Solve every board of RESULTS/published.json from the start with the default
 /// settings, verify each certificate with the rules alone, and print a table of
-/// published and our results. Exit code 1 on any mismatch or failed proof.
+/// published and our results. Where a published result gives the game's length
+/// under perfect play (`plies`), the solve finds it too (`--length`), and its
+/// certificate proves it; the published opening is printed beside ours. Exit code
+/// 1 on any mismatch or failed proof.
 #[derive(Debug, Args)]
 pub struct ReproduceArgs {
     /// Skip boards whose solve in RESULTS/<board>.json took more than a minute.
@@ -43,10 +46,11 @@ pub fn run(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
     std::fs::create_dir_all(&scratch)
         .with_context(|| format!("cannot create {}", scratch.display()))?;
     outln!(
-        "{:<6} {:<10} {:<10} {:<9} {:>10} {:>8} {:>13} {:>12} {:>6}",
+        "{:<6} {:<10} {:<10} {:<11} {:<9} {:>10} {:>8} {:>13} {:>12} {:>6}",
         "board",
         "published",
         "ours",
+        "plies",
         "proof",
         "seconds",
         "threads",
@@ -55,6 +59,7 @@ pub fn run(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
         "cores"
     );
     let mut failures = 0;
+    let mut openings = Vec::new();
     for entry in &published {
         let board = entry["board"]
             .as_str()
@@ -72,27 +77,60 @@ pub fn run(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
             .map_or("-".to_string(), |c| c.to_string());
         if args.quick && !matches!(before, Some(s) if s <= 60.0) {
             outln!(
-                "{board:<6} {expected:<10} {:<10} {:<9} {:>10} {:>8} {:>13} {published_seconds:>12} {cores:>6}",
-                "skipped", "", "", "", ""
+                "{board:<6} {expected:<10} {:<10} {:<11} {:<9} {:>10} {:>8} {:>13} {published_seconds:>12} {cores:>6}",
+                "skipped", "", "", "", "", ""
             );
             continue;
         }
         let proof = scratch.join(format!("{board}.cert"));
         let proof_path = proof.to_str().context("temporary path is not UTF-8")?;
-        let (code, ours) = child(&["solve", board, "--quiet", "--json", "--proof", proof_path])?;
+        let plies = entry["plies"].as_u64();
+        let mut solve_args = vec!["solve", board, "--quiet", "--json", "--proof", proof_path];
+        if plies.is_some() {
+            solve_args.push("--length");
+        }
+        let (code, ours) = child(&solve_args)?;
         if code != Some(0) {
             bail!("solve {board} failed (exit {code:?})");
         }
         let (code, verified) = child(&["verify", proof_path, "--json"])?;
         let holds = code == Some(0) && verified["valid"] == true;
         let winner = order(ours["winner"].as_str().unwrap_or(""));
-        let agrees = winner == expected && holds && verified["winner"] == ours["winner"];
+        let length_agrees = match plies {
+            Some(plies) => {
+                ours["length"].as_u64() == Some(plies) && verified["length"] == ours["length"]
+            }
+            None => true,
+        };
+        let agrees = winner == expected
+            && holds
+            && length_agrees
+            && verified["parts"][0]["winner"] == ours["winner"];
         if !agrees {
             failures += 1;
         }
+        if let Some(theirs) = entry["opening"].as_str() {
+            let moves = theirs
+                .split_whitespace()
+                .filter(|w| w.contains(['-', 'x']))
+                .count();
+            let line: Vec<&str> = ours["principal_variation"]
+                .as_array()
+                .map(|line| line.iter().filter_map(Value::as_str).take(moves).collect())
+                .unwrap_or_default();
+            openings.push((board.to_string(), theirs.to_string(), line.join(" ")));
+        }
         let stats = &ours["stats"];
+        let plies_text = match plies {
+            Some(plies) => format!(
+                "{plies}/{}{}",
+                ours["length"],
+                if length_agrees { "" } else { " (!)" }
+            ),
+            None => "-".to_string(),
+        };
         outln!(
-            "{board:<6} {expected:<10} {:<10} {:<9} {:>10.2} {:>8} {:>13} {published_seconds:>12} {cores:>6}",
+            "{board:<6} {expected:<10} {:<10} {plies_text:<11} {:<9} {:>10.2} {:>8} {:>13} {published_seconds:>12} {cores:>6}",
             if winner == expected { winner.to_string() } else { format!("{winner} (!)") },
             if holds { "verified" } else { "FAILED" },
             stats["seconds"].as_f64().unwrap_or(f64::NAN),
@@ -101,6 +139,9 @@ pub fn run(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
         );
     }
     std::fs::remove_dir_all(&scratch).ok();
+    for (board, theirs, ours) in &openings {
+        outln!("{board} opening: published {theirs}; ours (perfect play) {ours}");
+    }
     if failures > 0 {
         eprintln!(
             "error: {failures} board(s) disagree with the published result or failed to verify"
