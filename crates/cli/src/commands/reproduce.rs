@@ -110,9 +110,10 @@ pub fn run(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
             failures += 1;
         }
         if let Some(theirs) = entry["opening"].as_str() {
+            // Moves only, not the alternatives in brackets: "a2-a3 (or e2-e3) b4xa3".
             let moves = theirs
                 .split_whitespace()
-                .filter(|w| w.contains(['-', 'x']))
+                .filter(|w| w.contains(['-', 'x']) && !w.ends_with(')'))
                 .count();
             let line: Vec<&str> = ours["principal_variation"]
                 .as_array()
