@@ -24,9 +24,8 @@ use breakthrough_engine::{Color, Position};
 use crate::certificate::extract::{line, write_proof};
 use crate::certificate::Claim;
 use crate::dfpn::Dfpn;
-use crate::limits::Budget;
-use crate::parallel::{self, Team};
-use crate::{ExtractError, Limits, Phase, Progress, Proof, SolveOptions, Stop, Table};
+use crate::parallel;
+use crate::{ExtractError, Phase, Progress, Proof, SolveOptions, Stop, Table};
 
 /// One bounded question asked on the way to the length.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -138,40 +137,24 @@ pub fn exact_length(
     }
 }
 
-/// Writes the certificate of a length `plies` that [`exact_length`] found over
-/// `table` (whose entries it reuses; it searches again what the table has lost).
-pub fn extract_proof(
+/// Writes the certificate of a length `plies` that [`exact_length`] found, with
+/// `search` over the same table (whose entries it reuses; it searches again what
+/// the table has lost).
+pub(crate) fn extract_proof(
+    search: &mut Dfpn<'_>,
     position: &Position,
     winner: Color,
     plies: u32,
-    options: &SolveOptions,
-    table: &Table,
-    observer: &mut dyn FnMut(&Progress),
 ) -> Result<Proof, ExtractError> {
     let started = Instant::now();
-    // Only a stop flag applies, as for the plain proof.
-    let limits = Limits {
-        stop: options.limits.stop.clone(),
-        ..Limits::default()
-    };
-    let team = Team::new(1);
-    let mut search = Dfpn::new(
-        table,
-        &team,
-        Budget::new(limits),
-        options.inverse_epsilon,
-        options.knowledge,
-        observer,
-    );
-    search.phase = Phase::Proof;
-    let (win, wins) = write_proof(&mut search, position, winner, Claim::WinsWithin(plies))?;
+    let search = &mut *search;
+    let (win, wins) = write_proof(search, position, winner, Claim::WinsWithin(plies))?;
     let height = wins.height(position);
     let mut hold = None;
     let mut principal_variation = Vec::new();
     if plies > 0 {
         let loser = winner.opponent();
-        let (holding, holds) =
-            write_proof(&mut search, position, loser, Claim::HoldsOut(plies - 1))?;
+        let (holding, holds) = write_proof(search, position, loser, Claim::HoldsOut(plies - 1))?;
         hold = Some(holding);
         // Each proof keeps its side to perfect play along every line it allows.
         principal_variation = line(position, |now| {

@@ -233,23 +233,19 @@ pub fn solve(
             stop: options.limits.stop.clone(),
             ..Limits::default()
         };
+        let team = parallel::Team::new(1);
+        let mut search = dfpn::Dfpn::new(
+            &table,
+            &team,
+            Budget::new(limits),
+            options.inverse_epsilon,
+            options.knowledge,
+            observer,
+        );
+        search.phase = Phase::Proof;
         solution.proof = Some(match &solution.length {
-            Some(found) => {
-                length::extract_proof(position, winner, found.plies, options, &table, observer)
-            }
-            None => {
-                let team = parallel::Team::new(1);
-                let mut search = dfpn::Dfpn::new(
-                    &table,
-                    &team,
-                    Budget::new(limits),
-                    options.inverse_epsilon,
-                    options.knowledge,
-                    observer,
-                );
-                search.phase = Phase::Proof;
-                certificate::extract::extract(&mut search, position, winner)
-            }
+            Some(found) => length::extract_proof(&mut search, position, winner, found.plies),
+            None => certificate::extract::extract(&mut search, position, winner),
         });
     }
     solution
