@@ -7,7 +7,9 @@
 # Without boards: every board of the results table (6x5 last; it takes long).
 # Boards in LENGTH_BOARDS (default: those whose exact length takes under a minute
 # here) are solved with --length: the JSON gets the length under perfect play and
-# the certificate proves it.
+# the certificate proves it. Boards in ALL_MOVES_BOARDS (default: the first-player
+# wins 3x6 and 4x6) are solved with --all-moves: the JSON lists every first move's
+# outcome (and length), that is all winning first moves.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 boards=("$@")
@@ -16,9 +18,11 @@ if [ ${#boards[@]} -eq 0 ]; then
 fi
 max_bytes=$((50 * 1024 * 1024))
 read -r -a length_boards <<< "${LENGTH_BOARDS:-3x4 4x4 5x4 6x4 7x4 3x5 4x5 5x5}"
-wants_length() {
-  local b
-  for b in "${length_boards[@]}"; do [ "$b" = "$1" ] && return 0; done
+read -r -a all_moves_boards <<< "${ALL_MOVES_BOARDS:-3x6 4x6}"
+listed() {
+  local wanted=$1 b
+  shift
+  for b in "$@"; do [ "$b" = "$wanted" ] && return 0; done
   return 1
 }
 cargo build --release --quiet
@@ -27,7 +31,8 @@ for board in "${boards[@]}"; do
   echo "== $board" >&2
   status=0
   extra=()
-  if wants_length "$board"; then extra=(--length); fi
+  if listed "$board" "${length_boards[@]}"; then extra+=(--length); fi
+  if listed "$board" "${all_moves_boards[@]}"; then extra+=(--all-moves); fi
   ./target/release/breakthrough solve "$board" --quiet "${extra[@]}" \
     --out "results/$board.json" --proof "results/$board.cert" || status=$?
   if [ "$status" -ne 0 ]; then

@@ -109,7 +109,7 @@ fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -135,13 +135,18 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
          the winner as fast as it can, the loser as slow), proven by the certificate;\n\
          \"-\" where it was not computed. \"Main line\" is the plies of the line shown in\n\
          the picture: perfect play where the length is known, else the winner's moves of\n\
-         the proof and the loser's longest resistance against them.\n"
+         the proof and the loser's longest resistance against them. \"Nodes\" and\n\
+         \"seconds\" are the search for the winner; \"wall seconds\" is the whole run\n\
+         (with the exact length, every first move where asked, and the certificate).\n\
+         A certificate over 50 MiB is not kept here (\"not kept\"): `solve-results.sh`\n\
+         with that board writes it again (a certificate is not byte-for-byte the same\n\
+         from run to run: threads find different proofs).\n"
     )?;
     let table_start = text.len();
     writeln!(
         text,
-        "| board | winner | best first move | plies under perfect play | main line | nodes | seconds | threads | certificate bytes | published | machine |\n\
-         | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+        "| board | winner | best first move | plies under perfect play | main line | nodes | seconds | wall seconds | threads | certificate bytes | published | machine |\n\
+         | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
     )?;
     for result in &results {
         let json = &result.json;
@@ -161,14 +166,20 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
             });
         writeln!(
             text,
-            "| [{board}]({board}.svg) | {} player ({winner}) | {} | {} | {line} | {} | {:.2} | {} | {} | {published_here} | {} |",
+            "| [{board}]({board}.svg) | {} player ({winner}) | {} | {} | {line} | {} | {:.2} | {:.1} | {} | {}{} | {published_here} | {} |",
             order(winner),
             json["best_move"].as_str().unwrap_or(""),
             json["length"].as_u64().map_or("-".to_string(), |plies| plies.to_string()),
             thousands(stats["nodes"].as_u64().unwrap_or(0)),
             stats["seconds"].as_f64().unwrap_or(f64::NAN),
+            stats["wall_seconds"].as_f64().unwrap_or(f64::NAN),
             stats["threads"],
             json["proof"]["bytes"].as_u64().map_or("-".to_string(), thousands),
+            if dir.join(format!("{}.cert", result.board)).exists() {
+                ""
+            } else {
+                " (not kept)"
+            },
             json["machine"].as_str().unwrap_or("-"),
             board = result.board,
         )?;
@@ -361,13 +372,30 @@ fn picture(result: &Solved) -> anyhow::Result<String> {
             }
         }
     }
-    plot(&mut svg, &json["stats"]["course"], plot_top, plot_h, width)?;
+    let title =
+        "The solve: root proof number (red) and disproof number (blue) against seconds, log scale";
+    plot(
+        &mut svg,
+        &json["stats"]["course"],
+        title,
+        plot_top,
+        plot_h,
+        width,
+    )?;
     writeln!(svg, "</svg>")?;
     Ok(svg)
 }
 
-/// Root proof and disproof numbers against time, on a log scale.
-fn plot(svg: &mut String, course: &Value, top: f64, h: f64, width: f64) -> anyhow::Result<()> {
+/// Root proof and disproof numbers against time, on a log scale: `course` is an
+/// array of objects with `seconds`, `root_proof` and `root_disproof`.
+pub fn plot(
+    svg: &mut String,
+    course: &Value,
+    title: &str,
+    top: f64,
+    h: f64,
+    width: f64,
+) -> anyhow::Result<()> {
     let samples = course.as_array().cloned().unwrap_or_default();
     let (left, right) = (60.0, width - 20.0);
     let last = samples
@@ -386,7 +414,7 @@ fn plot(svg: &mut String, course: &Value, top: f64, h: f64, width: f64) -> anyho
     let y_of = |v: f64| top + h - h * (v + 1.0).log10() / decades;
     writeln!(
         svg,
-        r#"<text x="{left}" y="{}" font-size="12">The solve: root proof number (red) and disproof number (blue) against seconds, log scale</text>"#,
+        r#"<text x="{left}" y="{}" font-size="12">{title}</text>"#,
         top - 6.0
     )?;
     writeln!(
