@@ -1,7 +1,7 @@
 //! `breakthrough`: solve, count and show Breakthrough positions on any `W`x`H` board.
 //!
 //! Machine output (JSON) goes to stdout; progress and logs go to stderr. Exit codes:
-//! 0 success, 1 failure, 2 bad input, 3 stopped by a limit or Ctrl-C (solve), 4 a
+//! 0 success, 1 failure, 2 bad input, 3 stopped by a limit or Ctrl-C (solve, campaign run), 4 a
 //! certificate that does not hold (verify).
 
 /// `println!` for results: a closed stdout (as in `| head`) ends the program quietly
@@ -49,6 +49,8 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Solve(commands::solve::SolveArgs),
+    #[command(subcommand)]
+    Campaign(commands::campaign::CampaignCommand),
     Verify(commands::verify::VerifyArgs),
     Inspect(commands::inspect::InspectArgs),
     Report(commands::report::ReportArgs),
@@ -68,6 +70,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(args) => commands::solve::run(args),
+        Command::Campaign(command) => commands::campaign::run(command),
         Command::Verify(args) => commands::verify::run(args),
         Command::Inspect(args) => commands::inspect::run(args),
         Command::Report(args) => commands::report::run(args),

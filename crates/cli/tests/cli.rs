@@ -655,3 +655,96 @@ fn length_and_all_moves_with_a_verified_certificate() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `campaign run` killed with SIGKILL at random moments, continued each time by the
+/// same command, ends with the right answer and a certificate that `verify DIR`
+/// accepts; SIGTERM stops a run cleanly (exit 3) and `campaign status` shows the runs.
+#[test]
+fn campaign_survives_kill_9_and_sigterm() {
+    let dir = scratch("campaign-5x5");
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = dir.to_str().unwrap();
+    let args = [
+        "campaign",
+        "run",
+        path,
+        "5x5",
+        "--threads",
+        "2",
+        "--job-nodes",
+        "20000",
+        "--checkpoint-every",
+        "0.3",
+        "--tt-mb",
+        "64",
+        "-q",
+    ];
+    let mut rng = fastrand::Rng::with_seed(9);
+    let mut kills = 0;
+    let mut terms = 0;
+    let solved = loop {
+        assert!(kills + terms < 40, "the campaign never ended");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_breakthrough"))
+            .args(args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("the binary runs");
+        // Random moments, mostly early: the kills must land mid-run.
+        std::thread::sleep(std::time::Duration::from_millis(rng.u64(150..1500)));
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        let signal = if kills < 6 { "-KILL" } else { "-TERM" };
+        let pid = child.id().to_string();
+        let sent = Command::new("kill").args([signal, &pid]).status().unwrap();
+        assert!(sent.success());
+        let status = child.wait().unwrap();
+        if signal == "-KILL" {
+            kills += 1;
+        } else if status.code() == Some(3) {
+            terms += 1;
+        } else {
+            // It finished before the signal arrived.
+            break status;
+        }
+        if kills + terms > 12 {
+            // Enough interruptions: let it finish.
+            let output = run(&args);
+            break output.status;
+        }
+    };
+    assert_eq!(
+        solved.code(),
+        Some(0),
+        "after {kills} kills and {terms} stops"
+    );
+    assert!(kills >= 3, "only {kills} kills landed mid-run");
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("result.json")).unwrap()).unwrap();
+    assert_eq!(result["winner"], "black");
+    assert_eq!(result["status"], "solved");
+    let verified = run(&["verify", path]);
+    assert!(verified.status.success(), "{}", stderr(&verified));
+    assert!(stdout(&verified).contains("the proof holds"));
+    let status = run(&["campaign", "status", path, "--json"]);
+    assert!(status.status.success(), "{}", stderr(&status));
+    let status: serde_json::Value = serde_json::from_str(&stdout(&status)).unwrap();
+    assert_eq!(status["status"], "solved");
+    assert!(status["runs"].as_array().unwrap().len() >= 2);
+    assert!(dir.join("numbers.svg").exists());
+
+    // Another position in the same directory: refused, exit 2.
+    assert_input_error(
+        &["campaign", "run", path, "5x5", "--moves", "a2-a3", "-q"],
+        "not",
+    );
+    // A damaged checkpoint: named, exit 2, left as it was.
+    let checkpoint = dir.join("master.ckpt");
+    let mut bytes = std::fs::read(&checkpoint).unwrap();
+    bytes[20] ^= 4;
+    std::fs::write(&checkpoint, &bytes).unwrap();
+    assert_input_error(&args, "master.ckpt");
+    assert_eq!(std::fs::read(&checkpoint).unwrap(), bytes);
+    assert_input_error(&["campaign", "status", path], "master.ckpt");
+}

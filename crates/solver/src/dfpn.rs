@@ -100,7 +100,7 @@ pub(crate) struct Dfpn<'a> {
     pub phase: Phase,
     /// Child lists, one per depth, reused so that the search does not allocate.
     frames: Vec<Vec<Child>>,
-    observer: &'a mut dyn FnMut(&Progress),
+    pub(crate) observer: &'a mut dyn FnMut(&Progress),
 }
 
 impl<'a> Dfpn<'a> {
@@ -132,14 +132,33 @@ impl<'a> Dfpn<'a> {
     /// move. `key` is the root's, and says the question: who wins, or (a bounded key,
     /// see [`Key::within`]) whether a side wins within a number of plies.
     pub fn solve_root(&mut self, root: &Position, key: Key) -> Result<(bool, Option<Step>), Stop> {
-        let (phi, delta, best) =
-            self.mid(0, root, key, key.hash(), Pn::INF, Pn::INF, Seen::Never)?;
+        let (phi, _, best) = self.search_root(root, key, (Pn::INF, Pn::INF))?;
+        Ok((phi == Pn::ZERO, best))
+    }
+
+    /// Searches the root until it is solved or its numbers reach `thresholds`
+    /// (`phi`, `delta`); returns its numbers and, when won, the winning move.
+    pub fn search_root(
+        &mut self,
+        root: &Position,
+        key: Key,
+        thresholds: (Pn, Pn),
+    ) -> Result<(Pn, Pn, Option<Step>), Stop> {
+        let (phi, delta, best) = self.mid(
+            0,
+            root,
+            key,
+            key.hash(),
+            thresholds.0,
+            thresholds.1,
+            Seen::Never,
+        )?;
         self.root_numbers = (phi, delta);
         if phi != Pn::ZERO {
-            return Ok((false, None));
+            return Ok((phi, delta, None));
         }
         // A root won by a win in one was never expanded: its move reaches the goal.
-        Ok((true, best.or_else(|| move_to_goal(root))))
+        Ok((phi, delta, best.or_else(|| move_to_goal(root))))
     }
 
     /// The rules for a position with this key. A bounded question about the side to

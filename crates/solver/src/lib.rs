@@ -35,6 +35,7 @@
 
 pub mod certificate;
 mod dfpn;
+pub mod job;
 mod key;
 pub mod knowledge;
 pub mod length;
@@ -49,10 +50,12 @@ mod table;
 use breakthrough_engine::{Color, Position};
 
 pub use certificate::extract::{ExtractError, Proof};
+pub use certificate::top::{write_top, TopError, TopNode};
 pub use certificate::{
     read_parts, verify_length, write_parts, Certificate, Claim, FormatError, VerifyError,
     VerifyReport,
 };
+pub use job::{run_job, JobOptions, JobOutcome, JobReport};
 pub use key::Key;
 pub use knowledge::{Knowledge, KnowledgeStats};
 pub use length::{GameLength, Probe};

@@ -34,7 +34,7 @@ impl Pn {
     }
 
     /// A number from its raw value, as [`Pn::get`] gave it.
-    pub(crate) const fn from_raw(value: u32) -> Pn {
+    pub const fn from_raw(value: u32) -> Pn {
         Pn(value)
     }
 

@@ -124,7 +124,7 @@ fn random_position(
     max_plies: u32,
     rng: &mut fastrand::Rng,
 ) -> Option<Position> {
-    if attempt % 2 == 0 {
+    if attempt.is_multiple_of(2) {
         random_game_position(board, rng.u32(board.squares() / 2..max_plies), rng)
     } else {
         random_endgame(board, rng)

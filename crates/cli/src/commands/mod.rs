@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod bench_solve;
+pub mod campaign;
 pub mod inspect;
 pub mod perft;
 pub mod report;

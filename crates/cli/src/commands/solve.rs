@@ -23,6 +23,10 @@ use crate::{progress, system, InputError};
 ///
 /// Exit code 0 when solved, 3 when a limit or Ctrl-C stopped the search (the JSON is
 /// still written, with status "unknown" and the figures so far), 2 for bad input.
+///
+/// A solve lives in one process and one table: stopped, its work is gone. For a
+/// board that takes longer than one sitting, or whose proof outgrows the table, use
+/// `breakthrough campaign run` instead (resumable, with a store of solved positions).
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     #[command(flatten)]
@@ -269,6 +273,7 @@ fn claim_json(claim: Claim) -> Value {
         Claim::Wins => json!({"kind": "wins"}),
         Claim::WinsWithin(plies) => json!({"kind": "wins_within", "plies": plies}),
         Claim::HoldsOut(plies) => json!({"kind": "holds_out", "plies": plies}),
+        Claim::WinsGiven => json!({"kind": "wins_given"}),
     }
 }
 
@@ -294,7 +299,7 @@ fn length_json(length: &GameLength) -> Value {
 }
 
 /// "1.2M", "350k": node counts for people.
-fn human(value: f64) -> String {
+pub(crate) fn human(value: f64) -> String {
     match value {
         v if v >= 1e9 => format!("{:.2}G", v / 1e9),
         v if v >= 1e6 => format!("{:.2}M", v / 1e6),
@@ -320,7 +325,7 @@ fn race_json(k: &KnowledgeStats) -> Value {
     Value::Object(rules)
 }
 
-fn pn_json(pn: Pn) -> Value {
+pub(crate) fn pn_json(pn: Pn) -> Value {
     if pn.is_inf() {
         json!("inf")
     } else {
@@ -574,7 +579,7 @@ fn check_directory(flag: &str, path: &Path) -> Result<(), InputError> {
 
 /// Writes `bytes` to `path` through a temporary file beside it, so that the file is
 /// either the old one or the whole new one, never half written.
-fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);

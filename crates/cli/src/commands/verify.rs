@@ -24,7 +24,8 @@ use serde_json::json;
 /// 1 when the file cannot be read.
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
-    /// The certificate file.
+    /// The certificate file, or a solved campaign's directory (its certificate is
+    /// the top proof and the parts named in DIR/certificate.json).
     pub file: PathBuf,
 
     /// Print one JSON object on stdout instead of the human summary.
@@ -36,6 +37,9 @@ pub struct VerifyArgs {
 const REJECTED: u8 = 4;
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
+    if args.file.is_dir() {
+        return verify_campaign(&args);
+    }
     let bytes = std::fs::read(&args.file)
         .with_context(|| format!("cannot read {}", args.file.display()))?;
     let started = Instant::now();
@@ -86,6 +90,55 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// Verifies a campaign's certificate: the top, every part in parallel, and that
+/// the parts prove every position the top takes as given.
+fn verify_campaign(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let checked = breakthrough_campaign::verify_certificate(&args.file);
+    let seconds = started.elapsed().as_secs_f64();
+    match checked {
+        Ok(report) => {
+            if args.json {
+                let mut object = report_json(&report.top, report.bytes as usize, seconds);
+                object["campaign"] = json!({
+                    "parts": report.parts,
+                    "part_positions": report.part_positions,
+                    "largest_part_positions": report.largest_part,
+                    "given": report.top.given.len(),
+                });
+                outln!("{}", serde_json::to_string_pretty(&object)?);
+            } else {
+                outln!("campaign   {}", args.file.display());
+                print_report(&report.top, report.bytes as usize);
+                outln!(
+                    "parts      {} checked: {} positions in all, the largest {}; each position the top takes as given is proven",
+                    report.parts,
+                    report.part_positions,
+                    report.largest_part
+                );
+                outln!(
+                    "result     the proof holds: {} wins ({seconds:.2} s)",
+                    report.winner
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(err) => {
+            if args.json {
+                outln!(
+                    "{}",
+                    serde_json::to_string_pretty(&json!({
+                        "valid": false,
+                        "error": err.to_string(),
+                    }))?
+                );
+            }
+            eprintln!("error: {err}");
+            Ok(ExitCode::from(REJECTED))
+        }
+    }
+}
+
 /// Reads and verifies every part of a certificate file; for a length certificate,
 /// also the length its parts prove together.
 pub fn check(bytes: &[u8]) -> anyhow::Result<(Vec<VerifyReport>, Option<u32>)> {
@@ -98,6 +151,13 @@ pub fn check(bytes: &[u8]) -> anyhow::Result<(Vec<VerifyReport>, Option<u32>)> {
                 .with_context(|| format!("part {} of {}", i + 1, parts.len()))
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
+    if let Some(top) = reports.iter().find(|r| r.claim == Claim::WinsGiven) {
+        anyhow::bail!(
+            "this is the top of a campaign's proof: it holds only given the {} positions \
+             that its parts prove; verify the campaign's directory instead",
+            top.given.len()
+        );
+    }
     let length = match parts.first().map(Certificate::claim) {
         Some(Claim::Wins) if parts.len() == 1 => None,
         _ => Some(verify_length(&reports)?),
@@ -115,6 +175,7 @@ fn report_json(report: &VerifyReport, bytes: usize, seconds: f64) -> serde_json:
             Claim::Wins => json!({"kind": "wins"}),
             Claim::WinsWithin(plies) => json!({"kind": "wins_within", "plies": plies}),
             Claim::HoldsOut(plies) => json!({"kind": "holds_out", "plies": plies}),
+            Claim::WinsGiven => json!({"kind": "wins_given", "given": report.given.len()}),
         },
         "bytes": bytes,
         "positions": report.positions,
@@ -144,6 +205,11 @@ pub fn print_report(report: &VerifyReport, bytes: usize) {
             "claim      {} holds out {plies} plies: {} cannot win sooner ({to_move} to move)",
             report.winner,
             report.winner.opponent()
+        ),
+        Claim::WinsGiven => outln!(
+            "claim      {} wins ({to_move} to move), given {} positions proven by the parts",
+            report.winner,
+            report.given.len()
         ),
     }
     outln!("size       {bytes} bytes");

@@ -48,13 +48,13 @@ impl NaiveGame {
                     continue;
                 }
                 if !number.is_empty() {
-                    row.extend(std::iter::repeat(Cell::Empty).take(number.parse().unwrap()));
+                    row.extend(std::iter::repeat_n(Cell::Empty, number.parse().unwrap()));
                     number.clear();
                 }
                 row.push(if c == 'W' { Cell::White } else { Cell::Black });
             }
             if !number.is_empty() {
-                row.extend(std::iter::repeat(Cell::Empty).take(number.parse().unwrap()));
+                row.extend(std::iter::repeat_n(Cell::Empty, number.parse().unwrap()));
             }
             rows.push(row);
         }

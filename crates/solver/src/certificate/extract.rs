@@ -224,7 +224,7 @@ impl Extractor<'_, '_> {
     fn covers(&self, id: u64, left: u32) -> bool {
         let planned = self.plan[id as usize];
         match self.claim {
-            Claim::Wins => true,
+            Claim::Wins | Claim::WinsGiven => true,
             Claim::WinsWithin(_) => planned.height <= left,
             Claim::HoldsOut(_) => planned.left >= left,
         }
@@ -233,7 +233,7 @@ impl Extractor<'_, '_> {
     /// The table key of the question at a position `left` plies from the bound.
     fn key(&self, position: &Position, left: u32) -> Key {
         match self.claim {
-            Claim::Wins => Key::of(position),
+            Claim::Wins | Claim::WinsGiven => Key::of(position),
             Claim::WinsWithin(_) => Key::within(position, self.winner, left),
             Claim::HoldsOut(_) => Key::within(position, self.winner.opponent(), left),
         }

@@ -64,6 +64,11 @@
 //! ply `n` takes no bytes, and a reference back to a position is allowed only from
 //! a ply no earlier than the one where that position was expanded (its proof holds
 //! out to ply `n` from there, so it covers every later arrival).
+//!
+//! Claim 3, "wins given", is the top of a proof in several files (a campaign's): its
+//! stream has one more tag, `1`, for a position proven elsewhere (by another
+//! certificate, about that position or its mirror image, which the checker of the
+//! whole must find and check); references back are then written `k + 1`.
 
 use std::io::{Read, Write};
 
@@ -108,6 +113,8 @@ pub(crate) struct NodeWriter {
     pub bytes: Vec<u8>,
     /// Positions expanded so far.
     pub expanded: u64,
+    /// Whether tag 1 means "proven elsewhere" ([`Claim::WinsGiven`]).
+    pub given_tag: bool,
 }
 
 impl NodeWriter {
@@ -121,7 +128,14 @@ impl NodeWriter {
     /// Refers to the position numbered `id`, expanded before.
     pub fn refer(&mut self, id: u64) {
         debug_assert!(id < self.expanded);
-        leb128::write::unsigned(&mut self.bytes, self.expanded - id).expect("Vec never fails");
+        let tag = self.expanded - id + u64::from(self.given_tag);
+        leb128::write::unsigned(&mut self.bytes, tag).expect("Vec never fails");
+    }
+
+    /// A position proven elsewhere (only for [`Claim::WinsGiven`]).
+    pub fn given(&mut self) {
+        debug_assert!(self.given_tag);
+        self.bytes.push(1);
     }
 
     /// The winner's move at the position just expanded.
@@ -163,6 +177,7 @@ fn claim_bytes(claim: Claim) -> (u8, u16) {
         Claim::Wins => (0, 0),
         Claim::WinsWithin(n) => (1, plies(n)),
         Claim::HoldsOut(n) => (2, plies(n)),
+        Claim::WinsGiven => (3, 0),
     }
 }
 
@@ -171,6 +186,7 @@ fn claim_of(kind: u8, plies: u16) -> Result<Claim, FormatError> {
         0 => Ok(Claim::Wins),
         1 => Ok(Claim::WinsWithin(plies.into())),
         2 => Ok(Claim::HoldsOut(plies.into())),
+        3 => Ok(Claim::WinsGiven),
         other => Err(FormatError::Damaged(format!("claim byte {other}"))),
     }
 }

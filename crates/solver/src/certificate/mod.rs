@@ -12,11 +12,14 @@
 //!   walks the strategy and re-proves whatever the table has lost.
 //! - [`format`] writes and reads the file (versioned, compressed, checksummed).
 //! - `verify` checks it, using only `breakthrough_engine`.
+//! - [`top`] writes the top of a proof whose leaves other certificates prove (a
+//!   campaign's), with the claim [`Claim::WinsGiven`].
 
 pub(crate) mod extract;
 mod format;
 #[cfg(test)]
 mod tests;
+pub mod top;
 mod verify;
 
 use breakthrough_engine::{Color, Position};
@@ -35,13 +38,17 @@ pub enum Claim {
     /// The side holds out this many plies: no game ends won by its opponent within
     /// them (each ends won by the side, or reaches the bound with the game going on).
     HoldsOut(u32),
+    /// The side wins, given the positions the proof marks as proven elsewhere: the
+    /// top of a campaign's proof, whose leaves other certificates prove (see
+    /// [`VerifyReport::given`] and [`top`]).
+    WinsGiven,
 }
 
 impl Claim {
     /// The bound in plies; `None` for [`Claim::Wins`].
     pub fn plies(self) -> Option<u32> {
         match self {
-            Claim::Wins => None,
+            Claim::Wins | Claim::WinsGiven => None,
             Claim::WinsWithin(plies) | Claim::HoldsOut(plies) => Some(plies),
         }
     }

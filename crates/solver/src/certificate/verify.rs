@@ -30,6 +30,10 @@ pub struct VerifyReport {
     pub height: u32,
     /// Positions by the ply at which the certificate first reaches them.
     pub depth_histogram: Vec<u64>,
+    /// For [`Claim::WinsGiven`]: the positions the proof takes as proven elsewhere
+    /// (won by the claim's side), each once, in the order first reached; the claim
+    /// holds only if other certificates prove them.
+    pub given: Vec<Position>,
 }
 
 impl VerifyReport {
@@ -97,6 +101,10 @@ struct Checker<'a> {
     winner: Color,
     /// The plies to hold out, for [`Claim::HoldsOut`].
     hold: Option<u32>,
+    /// Whether tag 1 means "proven elsewhere" ([`Claim::WinsGiven`]).
+    given_tag: bool,
+    /// The given positions met so far.
+    given: hashbrown::HashSet<Position>,
     /// Per expanded position: both armies, the height (plus the side to move bit),
     /// and the ply where it was expanded.
     armies: Vec<[u64; 2]>,
@@ -124,6 +132,8 @@ impl Certificate {
             at: 0,
             winner: self.winner,
             hold,
+            given_tag: self.claim == Claim::WinsGiven,
+            given: hashbrown::HashSet::new(),
             armies: Vec::new(),
             heights: Vec::new(),
             plies: Vec::new(),
@@ -139,6 +149,7 @@ impl Certificate {
                 finished_games: 0,
                 height: 0,
                 depth_histogram: Vec::new(),
+                given: Vec::new(),
             },
         };
         let height = match self.root.winner() {
@@ -241,7 +252,17 @@ impl Checker<'_> {
             // Held out to the bound: the game goes on, and the claim is met.
             return Ok(0);
         }
-        let tag = self.number().map_err(fail)?;
+        let mut tag = self.number().map_err(fail)?;
+        if self.given_tag {
+            if tag == 1 {
+                // Proven elsewhere: the whole proof's checker must find that proof.
+                if self.given.insert(*position) {
+                    self.report.given.push(*position);
+                }
+                return Ok(0);
+            }
+            tag = tag.saturating_sub(1);
+        }
         let armies = [
             position.pieces(Color::White).0,
             position.pieces(Color::Black).0,

@@ -1,0 +1,606 @@
+//! A campaign on disk, and its runs: the master loop over a [`Transport`].
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use breakthrough_engine::{Color, Position, Step};
+use breakthrough_solver::{Key, Knowledge, Pn, Table};
+use hashbrown::HashMap;
+
+use crate::certificate::write_certificate;
+use crate::checkpoint::{Checkpoint, RunEnd, RunRecord, Sample};
+use crate::dag::{Dag, State, LOST, WON};
+use crate::error::{write_durably, CampaignError};
+use crate::spec::{Spec, SPEC_FILE};
+use crate::store::{part_path, Store};
+use crate::transport::{Job, Local, Report, Transport, WorkerSettings};
+
+/// How to run (these may change from one run to the next).
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Worker threads (each runs one job at a time; they share the table).
+    pub threads: usize,
+    pub table_mb: usize,
+    /// End the run after this long (the campaign goes on at the next run).
+    pub time_limit: Option<Duration>,
+    /// Write the checkpoint this often.
+    pub checkpoint_every: Duration,
+    /// Set from outside (Ctrl-C, SIGTERM) to end the run cleanly.
+    pub stop: Arc<AtomicBool>,
+    /// For tests: end the run after this many jobs as `kill -9` would, without a
+    /// last checkpoint.
+    pub crash_after_jobs: Option<u64>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            threads: 1,
+            table_mb: 64,
+            time_limit: None,
+            checkpoint_every: Duration::from_secs(300),
+            stop: Arc::new(AtomicBool::new(false)),
+            crash_after_jobs: None,
+        }
+    }
+}
+
+/// The figures of a campaign now, for progress and status.
+#[derive(Clone, Debug)]
+pub struct Figures {
+    /// Over all runs so far, this one included.
+    pub seconds: f64,
+    pub nodes: u64,
+    pub jobs: u64,
+    /// This run's.
+    pub run_seconds: f64,
+    pub run_nodes: u64,
+    pub run_jobs: u64,
+    /// Of this run's nodes, those the jobs spent writing their proofs.
+    pub run_proof_nodes: u64,
+    pub in_flight: usize,
+    pub stored: u64,
+    /// Positions of this run taken from the store instead of searched (leaves about
+    /// to be handed out, new children), and jobs that solved a position already
+    /// stored (none: a stored position is never handed out).
+    pub store_hits: u64,
+    pub solved_again: u64,
+    pub dag_nodes: usize,
+    pub root: (Pn, Pn),
+}
+
+/// How a run ended.
+#[derive(Clone, Debug)]
+pub enum RunOutcome {
+    /// The root is solved; the certificate is in the directory.
+    Solved(Box<Settled>),
+    /// A time limit or a stop request ended the run; the same command continues.
+    Stopped(RunEnd),
+    /// [`RunOptions::crash_after_jobs`]: ended as a crash would.
+    Crashed,
+}
+
+/// A solved campaign's answer.
+#[derive(Clone, Debug)]
+pub struct Settled {
+    pub winner: Color,
+    /// A winning move of the side to move, when it wins and the move is known.
+    pub best_move: Option<Step>,
+    /// Every root move's outcome for the side to move, where the DAG knows it.
+    pub root_moves: Vec<(Step, Option<bool>)>,
+    /// The certificate's figures.
+    pub top_positions: u64,
+    pub parts: usize,
+    pub certificate_bytes: u64,
+}
+
+/// An open campaign directory.
+#[derive(Debug)]
+pub struct Campaign {
+    dir: PathBuf,
+    spec: Spec,
+    root: Position,
+    store: Store,
+    checkpoint: Checkpoint,
+    /// The root's winning move, when a job on the root found it.
+    root_best: Option<Step>,
+    /// Positions in the store when the campaign was opened.
+    stored_base: u64,
+    /// Leaves of the checkpoint that the store had solved since (the work of a run
+    /// that ended without its last checkpoint).
+    loaded_from_store: u64,
+}
+
+impl Campaign {
+    /// Opens the campaign in `dir` to continue it, or starts one there as `wanted`
+    /// says (creating `dir`). A directory holding another campaign, or files that are
+    /// no campaign's, is refused without a change; so is a damaged checkpoint.
+    pub fn open(dir: &Path, wanted: &Spec) -> Result<Campaign, CampaignError> {
+        let root = wanted
+            .position()
+            .map_err(|why| CampaignError::refused(dir, why))?;
+        let existing = if dir.exists() {
+            if !dir.is_dir() {
+                return Err(CampaignError::refused(dir, "not a directory"));
+            }
+            let spec = Spec::read(dir)?;
+            let has_files = std::fs::read_dir(dir)
+                .map_err(CampaignError::io(dir))?
+                .next()
+                .is_some();
+            if spec.is_none() && has_files {
+                return Err(CampaignError::refused(
+                    dir,
+                    format!("holds files but no {SPEC_FILE}: not a campaign; use an empty or new directory"),
+                ));
+            }
+            spec
+        } else {
+            None
+        };
+        if let Some(spec) = &existing {
+            if let Some(why) = spec.mismatch(wanted) {
+                return Err(CampaignError::refused(dir, why));
+            }
+        }
+        let checkpoint = match &existing {
+            Some(_) => Checkpoint::read(dir, root.board())?,
+            None => None,
+        };
+        if let Some(checkpoint) = &checkpoint {
+            let have = checkpoint.dag.root().position;
+            if Key::of(&have) != Key::of(&root) {
+                return Err(CampaignError::damaged(
+                    &dir.join(crate::checkpoint::CHECKPOINT_FILE),
+                    format!("its root is {have}, the campaign's is {root}"),
+                ));
+            }
+        }
+        if existing.is_none() {
+            std::fs::create_dir_all(dir).map_err(CampaignError::io(dir))?;
+            wanted.write(dir)?;
+        }
+        let store = Store::open(dir, existing.is_none())?;
+        let mut checkpoint = checkpoint.unwrap_or_else(|| Checkpoint {
+            stored: 0,
+            in_flight: 0,
+            runs: Vec::new(),
+            history: Vec::new(),
+            dag: Dag::new(root),
+        });
+        // What the checkpoint says is solved must be in the store (a leaf's proof is
+        // its part); the rest is recomputed from the leaves.
+        checkpoint.dag.release_all();
+        let mut loaded_from_store = 0;
+        for id in 0..checkpoint.dag.len() {
+            let node = &checkpoint.dag.nodes[id];
+            if node.state == State::Leaf {
+                let stored = store.get(&Key::of(&node.position))?;
+                let numbers = match stored {
+                    Some(true) => WON,
+                    Some(false) => LOST,
+                    None if node.is_solved() => (Pn::ONE, Pn::ONE),
+                    None => continue,
+                };
+                loaded_from_store += u64::from(!node.is_solved());
+                let node = &mut checkpoint.dag.nodes[id];
+                (node.phi, node.delta) = numbers;
+            }
+        }
+        checkpoint.dag.recompute_all();
+        let stored_base = store.len()?;
+        Ok(Campaign {
+            stored_base,
+            loaded_from_store,
+            dir: dir.to_path_buf(),
+            spec: wanted.clone(),
+            root,
+            store,
+            checkpoint,
+            root_best: None,
+        })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn spec(&self) -> &Spec {
+        &self.spec
+    }
+
+    pub fn checkpoint(&self) -> &Checkpoint {
+        &self.checkpoint
+    }
+
+    /// Runs the campaign until the root is solved, the time limit, or a stop
+    /// request; calls `observer` about twice a second.
+    pub fn run(
+        &mut self,
+        options: &RunOptions,
+        observer: &mut dyn FnMut(&Figures),
+    ) -> Result<RunOutcome, CampaignError> {
+        let table = Table::with_megabytes(options.table_mb);
+        let settings = WorkerSettings {
+            knowledge: if self.spec.patterns {
+                Knowledge {
+                    patterns: true,
+                    race_moves: self.spec.race_moves,
+                }
+            } else {
+                Knowledge::NONE
+            },
+            inverse_epsilon: self.spec.inverse_epsilon,
+            halt: Arc::new(AtomicBool::new(false)),
+        };
+        let result = std::thread::scope(|scope| {
+            let mut transport = Local::start(scope, options.threads, &table, &settings);
+            let result = self.master(&mut transport, options, &settings.halt, observer);
+            // Whatever happened, the workers must end for the scope to.
+            settings.halt.store(true, Ordering::Relaxed);
+            transport.close();
+            result
+        });
+        let end = result?;
+        if end == RunEnd::Running {
+            return Ok(RunOutcome::Crashed);
+        }
+        if end != RunEnd::Solved {
+            return Ok(RunOutcome::Stopped(end));
+        }
+        Ok(RunOutcome::Solved(Box::new(self.settle()?)))
+    }
+
+    /// The master loop: hands out jobs, takes in reports, checkpoints. Returns how
+    /// the run ended (`Running` for a simulated crash).
+    fn master(
+        &mut self,
+        transport: &mut dyn Transport,
+        options: &RunOptions,
+        halt: &AtomicBool,
+        observer: &mut dyn FnMut(&Figures),
+    ) -> Result<RunEnd, CampaignError> {
+        let started = Instant::now();
+        let before = self.totals();
+        self.checkpoint.runs.push(RunRecord {
+            started_unix: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+            seconds: 0.0,
+            nodes: 0,
+            jobs: 0,
+            threads: options.threads as u32,
+            table_mb: options.table_mb as u64,
+            end: RunEnd::Running,
+        });
+        let mut run = RunState {
+            store_hits: std::mem::take(&mut self.loaded_from_store),
+            ..RunState::default()
+        };
+        self.write_checkpoint(&run)?;
+        let mut last_checkpoint = Instant::now();
+        let mut last_report = Instant::now();
+        let mut next_job = 0u64;
+        let end = loop {
+            if self.checkpoint.dag.root().is_solved() {
+                break RunEnd::Solved;
+            }
+            if options.stop.load(Ordering::Relaxed) {
+                break RunEnd::Interrupted;
+            }
+            if options
+                .time_limit
+                .is_some_and(|limit| started.elapsed() >= limit)
+            {
+                break RunEnd::TimeLimit;
+            }
+            if options
+                .crash_after_jobs
+                .is_some_and(|jobs| run.jobs >= jobs)
+            {
+                observer(&self.figures(&run, started, &before));
+                return Ok(RunEnd::Running);
+            }
+            // Hand out the most-proving free leaves.
+            while run.in_flight.len() < transport.workers() {
+                let Some((leaf, thresholds)) =
+                    self.checkpoint.dag.select(self.spec.inverse_epsilon)
+                else {
+                    break;
+                };
+                // No need to look in the store: every leaf was looked up when it was
+                // made or loaded, and only this master writes the store.
+                let position = self.checkpoint.dag.nodes[leaf as usize].position;
+                self.checkpoint.dag.nodes[leaf as usize].state = State::InFlight;
+                run.in_flight.insert(next_job, leaf);
+                transport.send(Job {
+                    id: next_job,
+                    position,
+                    max_nodes: self.spec.job_nodes,
+                    thresholds,
+                });
+                next_job += 1;
+            }
+            if run.in_flight.is_empty() {
+                if self.checkpoint.dag.root().is_solved() {
+                    continue;
+                }
+                return Err(CampaignError::Internal(
+                    "no job in flight and no leaf to hand out, the root unsolved".into(),
+                ));
+            }
+            if let Some(report) = transport.receive(Duration::from_millis(100)) {
+                self.take(report, &mut run)?;
+            }
+            self.sample(&run, started, &before);
+            if last_checkpoint.elapsed() >= options.checkpoint_every {
+                self.update_run(&run, started, RunEnd::Running);
+                self.write_checkpoint(&run)?;
+                last_checkpoint = Instant::now();
+            }
+            if last_report.elapsed() >= Duration::from_millis(500) {
+                observer(&self.figures(&run, started, &before));
+                last_report = Instant::now();
+            }
+        };
+        // End the jobs in flight and take in what they finished.
+        halt.store(true, Ordering::Relaxed);
+        while !run.in_flight.is_empty() {
+            match transport.receive(Duration::from_secs(60)) {
+                Some(report) => self.take(report, &mut run)?,
+                None => {
+                    return Err(CampaignError::Internal(
+                        "a worker did not answer within a minute of the stop".into(),
+                    ))
+                }
+            }
+        }
+        let end = if self.checkpoint.dag.root().is_solved() {
+            RunEnd::Solved
+        } else {
+            end
+        };
+        self.sample(&run, started, &before);
+        self.update_run(&run, started, end);
+        self.write_checkpoint(&run)?;
+        observer(&self.figures(&run, started, &before));
+        Ok(end)
+    }
+
+    /// Takes in a worker's report.
+    fn take(&mut self, report: Report, run: &mut RunState) -> Result<(), CampaignError> {
+        match report {
+            Report::Progress { job, numbers } => {
+                if let Some(&leaf) = run.in_flight.get(&job) {
+                    // Partial numbers only steer: never take them for a result.
+                    if numbers.0 != Pn::ZERO && numbers.1 != Pn::ZERO {
+                        self.checkpoint.dag.set_numbers(leaf, numbers);
+                    }
+                }
+                Ok(())
+            }
+            Report::Failed { job, error } => Err(CampaignError::Internal(format!(
+                "job {job} failed: {error}"
+            ))),
+            Report::Done { job, report } => {
+                let Some(leaf) = run.in_flight.remove(&job) else {
+                    return Ok(());
+                };
+                run.jobs += 1;
+                run.nodes += report.nodes + report.proof_nodes;
+                run.proof_nodes += report.proof_nodes;
+                let dag = &mut self.checkpoint.dag;
+                dag.nodes[leaf as usize].state = State::Leaf;
+                let position = dag.nodes[leaf as usize].position;
+                match report.outcome {
+                    breakthrough_solver::JobOutcome::Stopped => {}
+                    breakthrough_solver::JobOutcome::Solved { wins, best, proof } => {
+                        let key = Key::of(&position);
+                        let proof = proof.ok_or_else(|| {
+                            CampaignError::Internal(
+                                "a solved job came back without its proof".into(),
+                            )
+                        })?;
+                        if self.store.get(&key)?.is_some() {
+                            run.solved_again += 1;
+                        } else {
+                            // The part first, then the record: a record always has its proof.
+                            write_durably(&self.dir.join(part_path(&key)), &proof.to_bytes())?;
+                            self.store.put(&key, wins)?;
+                            run.stored += 1;
+                        }
+                        if leaf == 0 {
+                            self.root_best = best;
+                        }
+                        self.checkpoint
+                            .dag
+                            .set_numbers(leaf, if wins { WON } else { LOST });
+                    }
+                    breakthrough_solver::JobOutcome::Open {
+                        numbers,
+                        children: None,
+                    } => dag.set_numbers(leaf, numbers),
+                    breakthrough_solver::JobOutcome::Open {
+                        numbers,
+                        children: Some(children),
+                    } => {
+                        let reported: HashMap<Step, (Pn, Pn)> = children
+                            .into_iter()
+                            .map(|(step, phi, delta)| (step, (phi, delta)))
+                            .collect();
+                        let store = &self.store;
+                        let mut failure = None;
+                        let mut hits = 0;
+                        dag.set_numbers(leaf, numbers);
+                        dag.expand(leaf, |child, step| {
+                            match store.get(&Key::of(child)) {
+                                Ok(Some(wins)) => {
+                                    hits += 1;
+                                    if wins {
+                                        WON
+                                    } else {
+                                        LOST
+                                    }
+                                }
+                                Ok(None) => {
+                                    let numbers =
+                                        reported.get(&step).copied().unwrap_or((Pn::ONE, Pn::ONE));
+                                    // The table's word on a child is not a proof here: only
+                                    // the store's is. A proven child is searched again, briefly.
+                                    if numbers.0 == Pn::ZERO || numbers.1 == Pn::ZERO {
+                                        (Pn::ONE, Pn::ONE)
+                                    } else {
+                                        numbers
+                                    }
+                                }
+                                Err(err) => {
+                                    failure.get_or_insert(err);
+                                    (Pn::ONE, Pn::ONE)
+                                }
+                            }
+                        });
+                        run.store_hits += hits;
+                        if let Some(err) = failure {
+                            return Err(err);
+                        }
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Totals of the runs before this one: (seconds, nodes, jobs).
+    fn totals(&self) -> (f64, u64, u64) {
+        self.checkpoint
+            .runs
+            .iter()
+            .fold((0.0, 0, 0), |(s, n, j), r| {
+                (s + r.seconds, n + r.nodes, j + r.jobs)
+            })
+    }
+
+    fn figures(&self, run: &RunState, started: Instant, before: &(f64, u64, u64)) -> Figures {
+        let run_seconds = started.elapsed().as_secs_f64();
+        let root = self.checkpoint.dag.root();
+        Figures {
+            seconds: before.0 + run_seconds,
+            nodes: before.1 + run.nodes,
+            jobs: before.2 + run.jobs,
+            run_seconds,
+            run_nodes: run.nodes,
+            run_jobs: run.jobs,
+            run_proof_nodes: run.proof_nodes,
+            in_flight: run.in_flight.len(),
+            stored: self.stored_base + run.stored,
+            store_hits: run.store_hits,
+            solved_again: run.solved_again,
+            dag_nodes: self.checkpoint.dag.len(),
+            root: (root.phi, root.delta),
+        }
+    }
+
+    /// Notes the root's numbers, about once a second.
+    fn sample(&mut self, run: &RunState, started: Instant, before: &(f64, u64, u64)) {
+        let seconds = before.0 + started.elapsed().as_secs_f64();
+        let history = &mut self.checkpoint.history;
+        if history
+            .last()
+            .is_some_and(|last| seconds - last.seconds < 1.0)
+            && !self.checkpoint.dag.root().is_solved()
+        {
+            return;
+        }
+        let root = self.checkpoint.dag.root();
+        history.push(Sample {
+            seconds,
+            nodes: before.1 + run.nodes,
+            phi: root.phi,
+            delta: root.delta,
+        });
+        // A long campaign keeps every other sample once there are many.
+        if history.len() > 4000 {
+            let mut i = 0;
+            history.retain(|_| {
+                i += 1;
+                i % 2 == 1
+            });
+        }
+    }
+
+    fn update_run(&mut self, run: &RunState, started: Instant, end: RunEnd) {
+        if let Some(record) = self.checkpoint.runs.last_mut() {
+            record.seconds = started.elapsed().as_secs_f64();
+            record.nodes = run.nodes;
+            record.jobs = run.jobs;
+            record.end = end;
+        }
+    }
+
+    fn write_checkpoint(&mut self, run: &RunState) -> Result<(), CampaignError> {
+        self.checkpoint.stored = self.store.len()?;
+        self.checkpoint.in_flight = run.in_flight.len() as u32;
+        self.checkpoint.write(&self.dir)
+    }
+
+    /// The solved campaign's answer, and its certificate written.
+    fn settle(&mut self) -> Result<Settled, CampaignError> {
+        let dag = &self.checkpoint.dag;
+        let root = dag.root();
+        let wins = root
+            .wins()
+            .ok_or_else(|| CampaignError::Internal("settling an unsolved root".into()))?;
+        let mover = self.root.to_move();
+        let winner = if wins { mover } else { mover.opponent() };
+        let written = write_certificate(&self.dir, &self.root, winner, dag)?;
+        let root_moves: Vec<(Step, Option<bool>)> = self
+            .root
+            .steps()
+            .into_iter()
+            .map(|step| {
+                let next = self.root.play_step(step);
+                let outcome = match next.winner() {
+                    Some(side) => Some(side == mover),
+                    None if !wins => Some(false),
+                    None => dag
+                        .find(&next)
+                        .and_then(|child| dag.nodes[child as usize].wins())
+                        .map(|child_wins| !child_wins),
+                };
+                (step, outcome)
+            })
+            .collect();
+        let best_move = if !wins {
+            None
+        } else {
+            root_moves
+                .iter()
+                .find(|(_, outcome)| *outcome == Some(true))
+                .map(|&(step, _)| step)
+                .or(self.root_best)
+        };
+        Ok(Settled {
+            winner,
+            best_move,
+            root_moves,
+            top_positions: written.top_positions,
+            parts: written.parts,
+            certificate_bytes: written.bytes,
+        })
+    }
+}
+
+/// What the master keeps of the run in progress.
+#[derive(Default)]
+struct RunState {
+    /// Job id -> its leaf.
+    in_flight: HashMap<u64, u32>,
+    jobs: u64,
+    nodes: u64,
+    proof_nodes: u64,
+    stored: u64,
+    store_hits: u64,
+    solved_again: u64,
+}

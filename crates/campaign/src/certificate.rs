@@ -1,0 +1,254 @@
+//! A campaign's certificate: a directory with a manifest.
+//!
+//! - `DIR/top.cert`: the master's proof, a certificate with the claim "wins given"
+//!   (see `breakthrough_solver::certificate::top`): the winner's strategy over the
+//!   top of the game, down to positions that jobs proved.
+//! - `DIR/parts/*.cert`: each job's proof of its position (a plain certificate).
+//! - `DIR/certificate.json`: the manifest: the position, the winner, the top's file
+//!   and every part's file.
+//!
+//! [`verify_certificate`] checks it with the rules alone: the top, then every part
+//! (in parallel, one part per thread at a time, so memory is bounded by the largest
+//! parts rather than the whole proof), and that each position the top takes as given
+//! is the root of a part (or its mirror image) proven for the same side.
+
+use std::path::{Path, PathBuf};
+
+use breakthrough_engine::{Color, Position};
+use breakthrough_solver::{write_top, Certificate, Claim, Key, TopNode, VerifyReport};
+use hashbrown::HashSet;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::dag::Dag;
+use crate::error::{write_durably, CampaignError};
+use crate::store::part_path;
+
+pub const MANIFEST_FILE: &str = "certificate.json";
+pub const TOP_FILE: &str = "top.cert";
+const FORMAT: &str = "breakthrough-campaign-certificate";
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Manifest {
+    pub format: String,
+    pub version: u32,
+    pub board: String,
+    pub position: String,
+    pub winner: String,
+    /// The top's file, relative to the directory.
+    pub top: String,
+    /// The parts' files, relative to the directory.
+    pub parts: Vec<String>,
+}
+
+/// What [`write_certificate`] wrote.
+#[derive(Clone, Copy, Debug)]
+pub struct Written {
+    pub top_positions: u64,
+    pub parts: usize,
+    /// The top's and the parts' bytes.
+    pub bytes: u64,
+}
+
+/// Writes the top of a solved campaign's DAG and the manifest naming its parts.
+pub fn write_certificate(
+    dir: &Path,
+    root: &Position,
+    winner: Color,
+    dag: &Dag,
+) -> Result<Written, CampaignError> {
+    let mut given = Vec::new();
+    let mut seen = HashSet::new();
+    let mut missing = None;
+    let top = write_top(
+        root,
+        winner,
+        &mut |position| match dag.top_node(position, winner) {
+            Some(TopNode::Given) => {
+                let key = Key::of(position);
+                if seen.insert(key) {
+                    given.push(key);
+                }
+                TopNode::Given
+            }
+            Some(node) => node,
+            None => {
+                missing.get_or_insert_with(|| position.to_string());
+                // Anything, to end the walk here; the error below reports it.
+                TopNode::Given
+            }
+        },
+    )
+    .map_err(|err| CampaignError::Internal(format!("writing the top proof: {err}")))?;
+    if let Some(position) = missing {
+        return Err(CampaignError::Internal(format!(
+            "the top proof reaches {position}, which the DAG does not prove"
+        )));
+    }
+    let mut parts = Vec::with_capacity(given.len());
+    let mut bytes = 0;
+    for key in &given {
+        let file = part_path(key);
+        let size = std::fs::metadata(dir.join(&file))
+            .map_err(CampaignError::io(&dir.join(&file)))?
+            .len();
+        bytes += size;
+        parts.push(file.to_string_lossy().into_owned());
+    }
+    let top_bytes = top.to_bytes();
+    bytes += top_bytes.len() as u64;
+    write_durably(&dir.join(TOP_FILE), &top_bytes)?;
+    let manifest = Manifest {
+        format: FORMAT.to_string(),
+        version: 1,
+        board: root.board().to_string(),
+        position: root.to_string(),
+        winner: winner.name().to_string(),
+        top: TOP_FILE.to_string(),
+        parts,
+    };
+    let text = serde_json::to_string_pretty(&manifest).expect("plain data");
+    write_durably(&dir.join(MANIFEST_FILE), text.as_bytes())?;
+    Ok(Written {
+        top_positions: top.positions(),
+        parts: given.len(),
+        bytes,
+    })
+}
+
+/// A verified campaign certificate's figures.
+#[derive(Clone, Debug)]
+pub struct CampaignReport {
+    pub root: Position,
+    pub winner: Color,
+    pub top: VerifyReport,
+    pub parts: usize,
+    /// Positions checked in all parts.
+    pub part_positions: u64,
+    /// The largest part's positions.
+    pub largest_part: u64,
+    /// The top's and the parts' bytes.
+    pub bytes: u64,
+}
+
+/// Why a campaign certificate does not hold (or cannot be read).
+#[derive(Debug, thiserror::Error)]
+#[error("{file}: {why}")]
+pub struct Rejected {
+    pub file: PathBuf,
+    pub why: String,
+}
+
+/// Checks the certificate in a campaign directory with the rules alone (see the
+/// module docs), on the calling thread and rayon's pool.
+pub fn verify_certificate(dir: &Path) -> Result<CampaignReport, Rejected> {
+    let reject = |file: &Path, why: String| Rejected {
+        file: file.to_path_buf(),
+        why,
+    };
+    let manifest_path = dir.join(MANIFEST_FILE);
+    let text = std::fs::read_to_string(&manifest_path).map_err(|err| {
+        reject(
+            &manifest_path,
+            format!("{err} (a campaign has a certificate once it is solved)"),
+        )
+    })?;
+    let manifest: Manifest =
+        serde_json::from_str(&text).map_err(|err| reject(&manifest_path, err.to_string()))?;
+    if manifest.format != FORMAT || manifest.version != 1 {
+        return Err(reject(
+            &manifest_path,
+            "not a campaign certificate manifest of version 1".into(),
+        ));
+    }
+    let root: Position = manifest
+        .position
+        .parse()
+        .map_err(|err| reject(&manifest_path, format!("position: {err}")))?;
+    let winner = match manifest.winner.as_str() {
+        "white" => Color::White,
+        "black" => Color::Black,
+        other => return Err(reject(&manifest_path, format!("winner {other:?}"))),
+    };
+    let read = |name: &str| -> Result<(PathBuf, Vec<u8>), Rejected> {
+        // Only files inside the directory: a manifest cannot point elsewhere.
+        let relative = Path::new(name);
+        if relative.is_absolute()
+            || relative
+                .components()
+                .any(|c| !matches!(c, std::path::Component::Normal(_)))
+        {
+            return Err(reject(
+                &manifest_path,
+                format!("{name}: not a path inside the directory"),
+            ));
+        }
+        let path = dir.join(relative);
+        let bytes = std::fs::read(&path).map_err(|err| reject(&path, err.to_string()))?;
+        Ok((path, bytes))
+    };
+    let (top_path, top_bytes) = read(&manifest.top)?;
+    let top =
+        Certificate::from_bytes(&top_bytes).map_err(|err| reject(&top_path, err.to_string()))?;
+    if top.claim() != Claim::WinsGiven || top.root() != &root || top.winner() != winner {
+        return Err(reject(
+            &top_path,
+            format!(
+                "it claims {:?} for {} at {}; the manifest says {} wins at {}",
+                top.claim(),
+                top.winner(),
+                top.root(),
+                winner,
+                root
+            ),
+        ));
+    }
+    let top_report = top
+        .verify()
+        .map_err(|err| reject(&top_path, err.to_string()))?;
+    drop(top);
+    // Each part: read, checked, dropped; its root's key kept.
+    let checked: Vec<(Key, u64, u64)> = manifest
+        .parts
+        .par_iter()
+        .map(|name| {
+            let (path, bytes) = read(name)?;
+            let part =
+                Certificate::from_bytes(&bytes).map_err(|err| reject(&path, err.to_string()))?;
+            if part.claim() != Claim::Wins || part.winner() != winner {
+                return Err(reject(
+                    &path,
+                    format!(
+                        "it claims {:?} for {}, not that {winner} wins",
+                        part.claim(),
+                        part.winner()
+                    ),
+                ));
+            }
+            let report = part
+                .verify()
+                .map_err(|err| reject(&path, err.to_string()))?;
+            Ok((Key::of(part.root()), report.positions, bytes.len() as u64))
+        })
+        .collect::<Result<_, Rejected>>()?;
+    let proven: HashSet<Key> = checked.iter().map(|&(key, _, _)| key).collect();
+    if let Some(unproven) = top_report
+        .given
+        .iter()
+        .find(|position| !proven.contains(&Key::of(position)))
+    {
+        return Err(reject(
+            &manifest_path,
+            format!("no part proves {unproven}, which the top takes as proven"),
+        ));
+    }
+    Ok(CampaignReport {
+        root,
+        winner,
+        parts: checked.len(),
+        part_positions: checked.iter().map(|c| c.1).sum(),
+        largest_part: checked.iter().map(|c| c.1).max().unwrap_or(0),
+        bytes: top_bytes.len() as u64 + checked.iter().map(|c| c.2).sum::<u64>(),
+        top: top_report,
+    })
+}

@@ -1,0 +1,304 @@
+//! The master's checkpoint, `DIR/master.ckpt`: the DAG, the runs so far and the
+//! root's numbers over time, written crash-safely (write, sync, rename) every few
+//! minutes and when a run stops. All integers little-endian:
+//!
+//! ```text
+//! "BTCAMP\0\0", version (u16 = 1), then sections, then a CRC-32 of all before it:
+//! figures: positions in the store (u64), jobs in flight (u32), both when written
+//! runs:    u32 count, each: started (u64 Unix seconds), seconds (f64), nodes (u64),
+//!          jobs (u64), threads (u32), table MiB (u64), end (u8, see RunEnd)
+//! history: u32 count, each: seconds (f64), nodes (u64), phi (u32), delta (u32)
+//! nodes:   u32 count, each: white (u64), black (u64), black to move (u8), phi (u32),
+//!          delta (u32), expanded (u8), edge count (u8), each edge: from (u8),
+//!          to (u8), child (u32; u32::MAX for a move that ends the game)
+//! ```
+
+use std::path::Path;
+
+use breakthrough_engine::{Bitboard, Board, Color, Position, Step};
+use breakthrough_solver::Pn;
+
+use crate::dag::{Dag, Edge, Node, State};
+use crate::error::{write_durably, CampaignError};
+
+pub const CHECKPOINT_FILE: &str = "master.ckpt";
+const MAGIC: &[u8; 8] = b"BTCAMP\0\0";
+const VERSION: u16 = 1;
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunEnd {
+    /// Still going at the last checkpoint: if the campaign is not running now, the
+    /// run was killed (its work since that checkpoint is lost, the store's is not).
+    Running,
+    Solved,
+    TimeLimit,
+    Interrupted,
+}
+
+impl RunEnd {
+    pub fn name(self) -> &'static str {
+        match self {
+            RunEnd::Running => "running or killed",
+            RunEnd::Solved => "solved",
+            RunEnd::TimeLimit => "time limit",
+            RunEnd::Interrupted => "interrupted",
+        }
+    }
+
+    fn byte(self) -> u8 {
+        self as u8
+    }
+
+    fn of(byte: u8) -> Option<RunEnd> {
+        [
+            RunEnd::Running,
+            RunEnd::Solved,
+            RunEnd::TimeLimit,
+            RunEnd::Interrupted,
+        ]
+        .get(byte as usize)
+        .copied()
+    }
+}
+
+/// One run of a campaign.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RunRecord {
+    pub started_unix: u64,
+    pub seconds: f64,
+    pub nodes: u64,
+    pub jobs: u64,
+    pub threads: u32,
+    pub table_mb: u64,
+    pub end: RunEnd,
+}
+
+/// The root's numbers at a moment of the campaign (time and nodes over all runs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    pub seconds: f64,
+    pub nodes: u64,
+    pub phi: Pn,
+    pub delta: Pn,
+}
+
+/// What a checkpoint holds.
+#[derive(Clone, Debug)]
+pub struct Checkpoint {
+    /// Positions in the store when it was written.
+    pub stored: u64,
+    /// Jobs in flight when it was written (0 after a run that ended cleanly).
+    pub in_flight: u32,
+    pub runs: Vec<RunRecord>,
+    pub history: Vec<Sample>,
+    pub dag: Dag,
+}
+
+impl Checkpoint {
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&self.stored.to_le_bytes());
+        out.extend_from_slice(&self.in_flight.to_le_bytes());
+        out.extend_from_slice(&(self.runs.len() as u32).to_le_bytes());
+        for run in &self.runs {
+            out.extend_from_slice(&run.started_unix.to_le_bytes());
+            out.extend_from_slice(&run.seconds.to_le_bytes());
+            out.extend_from_slice(&run.nodes.to_le_bytes());
+            out.extend_from_slice(&run.jobs.to_le_bytes());
+            out.extend_from_slice(&run.threads.to_le_bytes());
+            out.extend_from_slice(&run.table_mb.to_le_bytes());
+            out.push(run.end.byte());
+        }
+        out.extend_from_slice(&(self.history.len() as u32).to_le_bytes());
+        for sample in &self.history {
+            out.extend_from_slice(&sample.seconds.to_le_bytes());
+            out.extend_from_slice(&sample.nodes.to_le_bytes());
+            out.extend_from_slice(&sample.phi.get().to_le_bytes());
+            out.extend_from_slice(&sample.delta.get().to_le_bytes());
+        }
+        out.extend_from_slice(&(self.dag.nodes.len() as u32).to_le_bytes());
+        for node in &self.dag.nodes {
+            let p = &node.position;
+            out.extend_from_slice(&p.pieces(Color::White).0.to_le_bytes());
+            out.extend_from_slice(&p.pieces(Color::Black).0.to_le_bytes());
+            out.push(u8::from(p.to_move() == Color::Black));
+            out.extend_from_slice(&node.phi.get().to_le_bytes());
+            out.extend_from_slice(&node.delta.get().to_le_bytes());
+            out.push(u8::from(node.state == State::Expanded));
+            out.push(node.edges.len() as u8);
+            for edge in &node.edges {
+                out.push(edge.step.from);
+                out.push(edge.step.to);
+                out.extend_from_slice(&edge.child.unwrap_or(u32::MAX).to_le_bytes());
+            }
+        }
+        let checksum = crc32fast::hash(&out);
+        out.extend_from_slice(&checksum.to_le_bytes());
+        out
+    }
+
+    /// Reads a checkpoint of a campaign on `board`; leaves in flight come back as
+    /// leaves. Every position and edge is checked, so a damaged file is refused
+    /// rather than misread.
+    pub fn from_bytes(bytes: &[u8], board: Board) -> Result<Checkpoint, String> {
+        if bytes.len() < MAGIC.len() + 6 || &bytes[..MAGIC.len()] != MAGIC {
+            return Err("not a campaign checkpoint".into());
+        }
+        let (body, checksum) = bytes.split_at(bytes.len() - 4);
+        if crc32fast::hash(body) != u32::from_le_bytes(checksum.try_into().expect("4 bytes")) {
+            return Err("checksum mismatch".into());
+        }
+        let mut r = Reader {
+            bytes: body,
+            at: MAGIC.len(),
+        };
+        let version = u16::from_le_bytes(r.take::<2>()?);
+        if version != VERSION {
+            return Err(format!("version {version}; this program reads {VERSION}"));
+        }
+        let (stored, in_flight) = (r.u64()?, r.u32()?);
+        let mut runs = Vec::new();
+        for _ in 0..r.u32()? {
+            runs.push(RunRecord {
+                started_unix: r.u64()?,
+                seconds: f64::from_le_bytes(r.take::<8>()?),
+                nodes: r.u64()?,
+                jobs: r.u64()?,
+                threads: r.u32()?,
+                table_mb: r.u64()?,
+                end: RunEnd::of(r.u8()?).ok_or("a run's end is unknown")?,
+            });
+        }
+        let mut history = Vec::new();
+        for _ in 0..r.u32()? {
+            history.push(Sample {
+                seconds: f64::from_le_bytes(r.take::<8>()?),
+                nodes: r.u64()?,
+                phi: Pn::from_raw(r.u32()?),
+                delta: Pn::from_raw(r.u32()?),
+            });
+        }
+        let count = r.u32()?;
+        let mut nodes = Vec::with_capacity(count.min(1 << 24) as usize);
+        for id in 0..count {
+            let (white, black, black_to_move) = (r.u64()?, r.u64()?, r.u8()?);
+            let side = match black_to_move {
+                0 => Color::White,
+                1 => Color::Black,
+                _ => return Err(format!("node {id}: side to move byte {black_to_move}")),
+            };
+            let position = Position::try_from_parts(board, Bitboard(white), Bitboard(black), side)
+                .map_err(|err| format!("node {id}: {err}"))?;
+            let (phi, delta) = (Pn::from_raw(r.u32()?), Pn::from_raw(r.u32()?));
+            let state = match r.u8()? {
+                0 => State::Leaf,
+                1 => State::Expanded,
+                other => return Err(format!("node {id}: state byte {other}")),
+            };
+            let mut edges = Vec::new();
+            for _ in 0..r.u8()? {
+                let step = Step {
+                    from: r.u8()?,
+                    to: r.u8()?,
+                };
+                let child = match r.u32()? {
+                    u32::MAX => None,
+                    child if child < count => Some(child),
+                    child => return Err(format!("node {id}: an edge to node {child} of {count}")),
+                };
+                edges.push(Edge { step, child });
+            }
+            // The edges must be the position's moves, in the engine's order.
+            if state == State::Expanded {
+                let steps = position.steps();
+                let same = steps.len() == edges.len()
+                    && steps.iter().zip(&edges).all(|(s, e)| *s == e.step);
+                if !same {
+                    return Err(format!("node {id}: its edges are not the position's moves"));
+                }
+            }
+            nodes.push(Node {
+                position,
+                phi,
+                delta,
+                state,
+                edges,
+                parents: Vec::new(),
+            });
+        }
+        if r.at != body.len() {
+            return Err(format!("{} bytes after the last node", body.len() - r.at));
+        }
+        if nodes.is_empty() {
+            return Err("no root node".into());
+        }
+        // Every edge must lead where its move leads.
+        for (id, node) in nodes.iter().enumerate() {
+            for edge in &node.edges {
+                let next = node.position.play_step(edge.step);
+                let fits = match edge.child {
+                    None => next.winner().is_some(),
+                    Some(child) => {
+                        let child = &nodes[child as usize].position;
+                        breakthrough_solver::Key::of(child) == breakthrough_solver::Key::of(&next)
+                    }
+                };
+                if !fits {
+                    return Err(format!("node {id}: an edge leads to the wrong position"));
+                }
+            }
+        }
+        Ok(Checkpoint {
+            stored,
+            in_flight,
+            runs,
+            history,
+            dag: Dag::from_nodes(nodes),
+        })
+    }
+
+    /// Reads `DIR/master.ckpt`; `None` when there is none yet.
+    pub fn read(dir: &Path, board: Board) -> Result<Option<Checkpoint>, CampaignError> {
+        let path = dir.join(CHECKPOINT_FILE);
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(err) => return Err(CampaignError::io(&path)(err)),
+        };
+        Checkpoint::from_bytes(&bytes, board)
+            .map(Some)
+            .map_err(|why| CampaignError::damaged(&path, why))
+    }
+
+    pub fn write(&self, dir: &Path) -> Result<(), CampaignError> {
+        write_durably(&dir.join(CHECKPOINT_FILE), &self.to_bytes())
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take<const N: usize>(&mut self) -> Result<[u8; N], String> {
+        let slice = self
+            .bytes
+            .get(self.at..self.at + N)
+            .ok_or_else(|| format!("cut short at byte {}", self.at))?;
+        self.at += N;
+        Ok(slice.try_into().expect("N bytes"))
+    }
+    fn u8(&mut self) -> Result<u8, String> {
+        Ok(self.take::<1>()?[0])
+    }
+    fn u32(&mut self) -> Result<u32, String> {
+        Ok(u32::from_le_bytes(self.take::<4>()?))
+    }
+    fn u64(&mut self) -> Result<u64, String> {
+        Ok(u64::from_le_bytes(self.take::<8>()?))
+    }
+}

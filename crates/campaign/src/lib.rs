@@ -1,0 +1,42 @@
+//! Campaigns: long solves of one position that survive interruption and outgrow one
+//! table.
+//!
+//! A campaign lives in a directory ([`Campaign::open`]):
+//!
+//! - `campaign.json`: the position and the search's rules, fixed for its life;
+//! - `master.ckpt`: the master's proof-number DAG over the top of the game, with the
+//!   runs so far and the root's numbers over time ([`checkpoint`]), written
+//!   crash-safely every few minutes and when a run stops;
+//! - `store.redb`: every position a job proved or disproved ([`store`]), committed
+//!   as it comes in, so that no run ever solves it again;
+//! - `parts/`: each stored position's proof, written by its job while the table
+//!   still held the search;
+//! - once solved, `top.cert` and `certificate.json`: the certificate ([`certificate`]).
+//!
+//! **Job-level search.** The master keeps the DAG ([`dag`]) and hands its
+//! most-proving free leaves to workers as jobs: a df-pn search of the leaf with a
+//! node budget (`breakthrough_solver::run_job`). A job that settles its leaf writes
+//! the leaf's proof; one that runs out of budget reports the leaf's numbers and its
+//! children's, and the master expands the leaf. Workers on one machine are threads
+//! that share one table, kept between jobs ([`transport`]).
+//!
+//! **Crashes.** `kill -9` at any moment loses the jobs in flight and the master's
+//! work since the last checkpoint; the store keeps every solved position, and the
+//! next run starts from the checkpoint, taking from the store what it already holds.
+//! The answer cannot be wrong: the master believes only the store's proofs, and the
+//! certificate is checked with the rules alone.
+
+pub mod campaign;
+pub mod certificate;
+pub mod checkpoint;
+pub mod dag;
+mod error;
+pub mod spec;
+pub mod store;
+pub mod transport;
+
+pub use campaign::{Campaign, Figures, RunOptions, RunOutcome, Settled};
+pub use certificate::{verify_certificate, CampaignReport, Rejected};
+pub use checkpoint::{Checkpoint, RunEnd, RunRecord, Sample};
+pub use error::CampaignError;
+pub use spec::{Spec, DEFAULT_JOB_NODES};

@@ -1,0 +1,116 @@
+//! A campaign's fixed settings, kept in `DIR/campaign.json`: the position and the
+//! rules of the search. A campaign is continued only with the same ones.
+
+use std::path::Path;
+
+use breakthrough_engine::Position;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{write_durably, CampaignError};
+
+/// The name of the settings file in a campaign's directory.
+pub const SPEC_FILE: &str = "campaign.json";
+const FORMAT: &str = "breakthrough-campaign";
+const VERSION: u32 = 1;
+
+/// Nodes per job unless the campaign says otherwise: see the crate's docs for the
+/// measurements behind it.
+pub const DEFAULT_JOB_NODES: u64 = 200_000;
+
+/// What a campaign solves, and under which rules; fixed for its whole life.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Spec {
+    pub format: String,
+    pub version: u32,
+    pub board: String,
+    /// The position, in the text format of docs/RULES.md.
+    pub position: String,
+    /// The race rules: on or off, and the longest race win looked for.
+    pub patterns: bool,
+    pub race_moves: u32,
+    /// `1/epsilon` of df-pn's 1+epsilon trick.
+    pub inverse_epsilon: u32,
+    /// Each job's node budget.
+    pub job_nodes: u64,
+}
+
+impl Spec {
+    pub fn new(
+        position: &Position,
+        patterns: bool,
+        race_moves: u32,
+        inverse_epsilon: u32,
+        job_nodes: u64,
+    ) -> Spec {
+        Spec {
+            format: FORMAT.to_string(),
+            version: VERSION,
+            board: position.board().to_string(),
+            position: position.to_string(),
+            patterns,
+            race_moves,
+            inverse_epsilon,
+            job_nodes,
+        }
+    }
+
+    /// The position solved.
+    pub fn position(&self) -> Result<Position, String> {
+        self.position.parse().map_err(|err| format!("{err}"))
+    }
+
+    /// Reads `DIR/campaign.json`; `None` when the directory holds no campaign.
+    pub fn read(dir: &Path) -> Result<Option<Spec>, CampaignError> {
+        let path = dir.join(SPEC_FILE);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(err) => return Err(CampaignError::io(&path)(err)),
+        };
+        let spec: Spec = serde_json::from_str(&text)
+            .map_err(|err| CampaignError::damaged(&path, err.to_string()))?;
+        if spec.format != FORMAT || spec.version != VERSION {
+            return Err(CampaignError::damaged(
+                &path,
+                format!(
+                    "format {} version {}; this program reads {FORMAT} version {VERSION}",
+                    spec.format, spec.version
+                ),
+            ));
+        }
+        spec.position()
+            .map_err(|why| CampaignError::damaged(&path, format!("position: {why}")))?;
+        Ok(Some(spec))
+    }
+
+    pub fn write(&self, dir: &Path) -> Result<(), CampaignError> {
+        let text = serde_json::to_string_pretty(self).expect("plain data");
+        write_durably(&dir.join(SPEC_FILE), text.as_bytes())
+    }
+
+    /// Why a campaign with settings `self` cannot be continued as `wanted`, if it
+    /// cannot.
+    pub fn mismatch(&self, wanted: &Spec) -> Option<String> {
+        let differ = |what: &str, have: &dyn std::fmt::Display, want: &dyn std::fmt::Display| {
+            Some(format!(
+                "this campaign solves with {what} {have}, not {want}; use another directory"
+            ))
+        };
+        if self.position != wanted.position {
+            return differ("position", &self.position, &wanted.position);
+        }
+        if self.patterns != wanted.patterns {
+            return differ("race rules on:", &self.patterns, &wanted.patterns);
+        }
+        if self.patterns && self.race_moves != wanted.race_moves {
+            return differ("--race-moves", &self.race_moves, &wanted.race_moves);
+        }
+        if self.inverse_epsilon != wanted.inverse_epsilon {
+            return differ("1/epsilon", &self.inverse_epsilon, &wanted.inverse_epsilon);
+        }
+        if self.job_nodes != wanted.job_nodes {
+            return differ("--job-nodes", &self.job_nodes, &wanted.job_nodes);
+        }
+        None
+    }
+}

@@ -1,0 +1,124 @@
+//! The store of solved positions: `DIR/store.redb`, an embedded ACID database
+//! (redb). Each record is a position (up to the mirror) that a job proved or
+//! disproved; its proof is the part file named after it (see [`part_path`]). A
+//! record is committed (and synced) only after its part file is, so a record always
+//! has its proof; a crash loses at most what was not yet committed.
+
+use std::path::{Path, PathBuf};
+
+use breakthrough_solver::Key;
+use redb::{Database, ReadableDatabase, ReadableTableMetadata, TableDefinition};
+
+use crate::error::CampaignError;
+
+pub const STORE_FILE: &str = "store.redb";
+pub const PARTS_DIR: &str = "parts";
+
+/// Key (white, black, black to move) -> (side to move wins).
+const SOLVED: TableDefinition<&[u8], u8> = TableDefinition::new("solved");
+
+/// A key's 17 bytes: both armies, little-endian, and the side to move.
+fn key_bytes(key: &Key) -> [u8; 17] {
+    let mut bytes = [0u8; 17];
+    bytes[..8].copy_from_slice(&key.white.to_le_bytes());
+    bytes[8..16].copy_from_slice(&key.black.to_le_bytes());
+    bytes[16] = u8::from(key.black_to_move);
+    bytes
+}
+
+/// The part file that proves a stored position, relative to the campaign directory.
+pub fn part_path(key: &Key) -> PathBuf {
+    let side = if key.black_to_move { 'b' } else { 'w' };
+    Path::new(PARTS_DIR).join(format!("{:016x}{:016x}{side}.cert", key.white, key.black))
+}
+
+/// The open store.
+pub struct Store {
+    db: Database,
+    path: PathBuf,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Store({})", self.path.display())
+    }
+}
+
+impl Store {
+    /// Opens the store of the campaign in `dir`, creating it when `create`.
+    pub fn open(dir: &Path, create: bool) -> Result<Store, CampaignError> {
+        let path = dir.join(STORE_FILE);
+        let failed = |err: &dyn std::fmt::Display| CampaignError::Store {
+            path: path.clone(),
+            why: err.to_string(),
+        };
+        let db = if create {
+            Database::create(&path)
+        } else {
+            if !path.exists() {
+                return Err(CampaignError::damaged(&path, "missing"));
+            }
+            Database::open(&path)
+        };
+        let db = match db {
+            Ok(db) => db,
+            Err(redb::DatabaseError::DatabaseAlreadyOpen) => {
+                return Err(CampaignError::refused(
+                    &path,
+                    "another process has this campaign open (is a run still going?)",
+                ))
+            }
+            Err(redb::DatabaseError::Storage(redb::StorageError::Io(err))) => {
+                return Err(CampaignError::Io { path, source: err })
+            }
+            // Anything else is a file redb cannot read: damaged.
+            Err(err) => return Err(CampaignError::damaged(&path, err.to_string())),
+        };
+        let tx = db.begin_write().map_err(|e| failed(&e))?;
+        tx.open_table(SOLVED)
+            .map_err(|e| CampaignError::damaged(&path, e.to_string()))?;
+        tx.commit().map_err(|e| failed(&e))?;
+        std::fs::create_dir_all(dir.join(PARTS_DIR)).map_err(CampaignError::io(dir))?;
+        Ok(Store { db, path })
+    }
+
+    fn failed(&self, err: &dyn std::fmt::Display) -> CampaignError {
+        CampaignError::Store {
+            path: self.path.clone(),
+            why: err.to_string(),
+        }
+    }
+
+    /// Whether the side to move wins the stored position, if it is stored.
+    pub fn get(&self, key: &Key) -> Result<Option<bool>, CampaignError> {
+        let tx = self.db.begin_read().map_err(|e| self.failed(&e))?;
+        let table = tx.open_table(SOLVED).map_err(|e| self.failed(&e))?;
+        let found = table
+            .get(&key_bytes(key)[..])
+            .map_err(|e| self.failed(&e))?;
+        Ok(found.map(|value| value.value() != 0))
+    }
+
+    /// Records a solved position, durably (its part file must be written first).
+    pub fn put(&self, key: &Key, wins: bool) -> Result<(), CampaignError> {
+        let tx = self.db.begin_write().map_err(|e| self.failed(&e))?;
+        {
+            let mut table = tx.open_table(SOLVED).map_err(|e| self.failed(&e))?;
+            table
+                .insert(&key_bytes(key)[..], u8::from(wins))
+                .map_err(|e| self.failed(&e))?;
+        }
+        tx.commit().map_err(|e| self.failed(&e))
+    }
+
+    /// Positions stored.
+    pub fn len(&self) -> Result<u64, CampaignError> {
+        let tx = self.db.begin_read().map_err(|e| self.failed(&e))?;
+        let table = tx.open_table(SOLVED).map_err(|e| self.failed(&e))?;
+        table.len().map_err(|e| self.failed(&e))
+    }
+
+    pub fn is_empty(&self) -> Result<bool, CampaignError> {
+        Ok(self.len()? == 0)
+    }
+}

@@ -1,0 +1,330 @@
+//! Campaigns against the reference solver, crashes and restarts, damaged files and
+//! tampered certificates.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use breakthrough_campaign::{
+    verify_certificate, Campaign, CampaignError, Figures, RunOptions, RunOutcome, Spec,
+};
+use breakthrough_engine::{Board, Color, Position};
+use breakthrough_solver::{solve, Algorithm, Limits, SolveOptions};
+
+/// A fresh directory under the target's temporary directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("campaigns")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn spec(position: &Position, job_nodes: u64) -> Spec {
+    Spec::new(position, true, 5, 4, job_nodes)
+}
+
+fn options(threads: usize) -> RunOptions {
+    RunOptions {
+        threads,
+        table_mb: 16,
+        ..RunOptions::default()
+    }
+}
+
+/// The reference solver's winner, if it finds one within `max_nodes`.
+fn reference(position: &Position, max_nodes: u64) -> Option<Color> {
+    let options = SolveOptions {
+        algorithm: Algorithm::Reference,
+        table_mb: 16,
+        limits: Limits {
+            max_nodes: Some(max_nodes),
+            ..Limits::default()
+        },
+        ..SolveOptions::default()
+    };
+    solve(position, &options, &mut |_| {}).winner
+}
+
+/// Runs a campaign to the end in one run; returns the winner and the run's figures.
+fn run_to_end(dir: &Path, position: &Position, job_nodes: u64, threads: usize) -> (Color, Figures) {
+    let mut campaign = Campaign::open(dir, &spec(position, job_nodes)).expect("opens");
+    let mut last = None;
+    let outcome = campaign
+        .run(&options(threads), &mut |f| last = Some(f.clone()))
+        .expect("runs");
+    let RunOutcome::Solved(settled) = outcome else {
+        panic!("{position}: not solved: {outcome:?}");
+    };
+    (settled.winner, last.expect("figures"))
+}
+
+fn check_certificate(dir: &Path, winner: Color) {
+    let report = verify_certificate(dir).unwrap_or_else(|err| panic!("{}: {err}", dir.display()));
+    assert_eq!(report.winner, winner);
+}
+
+#[test]
+fn start_positions_agree_with_the_reference() {
+    for board in [
+        "2x4", "3x4", "4x4", "5x4", "2x5", "3x5", "4x5", "2x6", "3x6",
+    ] {
+        let board: Board = board.parse().unwrap();
+        let start = Position::start(board);
+        let dir = scratch(&format!("start-{board}"));
+        // Small jobs, so that the master's DAG does the work, not one job.
+        let (winner, _) = run_to_end(&dir, &start, 300, 2);
+        assert_eq!(Some(winner), reference(&start, u64::MAX), "{board}");
+        check_certificate(&dir, winner);
+    }
+}
+
+#[test]
+fn random_positions_agree_with_the_reference() {
+    let mut rng = fastrand::Rng::with_seed(14);
+    let mut checked = 0;
+    for (board, plies, wanted) in [("5x5", 12, 100), ("4x6", 12, 100), ("6x5", 14, 100)] {
+        let board: Board = board.parse().unwrap();
+        let mut found = 0;
+        let mut tries = 0;
+        while found < wanted && tries < 20 * wanted {
+            tries += 1;
+            let Some(position) = random_position(board, plies + rng.u32(0..10), &mut rng) else {
+                continue;
+            };
+            // Positions the reference settles quickly: the campaign must agree.
+            let Some(expected) = reference(&position, 200_000) else {
+                continue;
+            };
+            found += 1;
+            let dir = scratch("random");
+            let job_nodes = [100, 1000, 20_000][found % 3];
+            let (winner, _) = run_to_end(&dir, &position, job_nodes, 1 + found % 2);
+            assert_eq!(winner, expected, "{position}");
+            check_certificate(&dir, winner);
+        }
+        assert!(found >= wanted / 2, "{board}: only {found} positions");
+        eprintln!("{board}: {found} random positions agree");
+        checked += found;
+    }
+    assert!(checked >= 150);
+}
+
+fn random_position(board: Board, plies: u32, rng: &mut fastrand::Rng) -> Option<Position> {
+    let mut position = Position::start(board);
+    for _ in 0..plies {
+        let steps = position.steps();
+        position = position.play_step(steps[rng.usize(..steps.len())]);
+        if position.winner().is_some() {
+            return None;
+        }
+    }
+    Some(position)
+}
+
+/// 5x5 crashed (no last checkpoint, as after `kill -9`) after a random number of jobs,
+/// again and again, then continued to the end: the right answer and a certificate
+/// that holds, and no stored position solved twice.
+#[test]
+fn crashed_and_continued_campaigns_end_right() {
+    let mut rng = fastrand::Rng::with_seed(5);
+    let start = Position::start("5x5".parse().unwrap());
+    let dir = scratch("crash-5x5");
+    let mut crashes = 0;
+    let mut store_hits = 0;
+    loop {
+        let mut campaign = Campaign::open(&dir, &spec(&start, 5_000)).expect("opens");
+        let crash = (crashes < 8).then(|| rng.u64(1..60));
+        let options = RunOptions {
+            crash_after_jobs: crash,
+            checkpoint_every: std::time::Duration::from_millis(rng.u64(1..300)),
+            ..options(2)
+        };
+        let mut last = None;
+        let outcome = campaign
+            .run(&options, &mut |f| last = Some(f.clone()))
+            .expect("runs");
+        if let Some(figures) = &last {
+            assert_eq!(
+                figures.solved_again, 0,
+                "a stored position was solved again"
+            );
+            store_hits += figures.store_hits;
+        }
+        match outcome {
+            RunOutcome::Crashed => crashes += 1,
+            RunOutcome::Solved(settled) => {
+                assert_eq!(settled.winner, Color::Black);
+                break;
+            }
+            RunOutcome::Stopped(end) => panic!("stopped: {end:?}"),
+        }
+    }
+    assert_eq!(crashes, 8);
+    assert!(store_hits > 0, "the restarts never used the store");
+    check_certificate(&dir, Color::Black);
+}
+
+/// A run stopped by its stop flag, then continued: the store spares the work.
+#[test]
+fn stopped_runs_continue_from_the_checkpoint() {
+    let start = Position::start("4x5".parse().unwrap());
+    let dir = scratch("stop-4x5");
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut campaign = Campaign::open(&dir, &spec(&start, 500)).expect("opens");
+    let options = RunOptions {
+        stop: Arc::clone(&stop),
+        ..options(1)
+    };
+    let mut jobs = 0;
+    let outcome = campaign
+        .run(&options, &mut |f| {
+            jobs = f.run_jobs;
+            // Stops at the first report.
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        })
+        .expect("runs");
+    assert!(matches!(outcome, RunOutcome::Stopped(_)), "{outcome:?}");
+    drop(campaign);
+    let (winner, figures) = run_to_end(&dir, &start, 500, 1);
+    assert_eq!(winner, Color::Black);
+    assert_eq!(figures.solved_again, 0);
+    let runs = Campaign::open(&dir, &spec(&start, 500))
+        .expect("opens")
+        .checkpoint()
+        .runs
+        .len();
+    assert_eq!(runs, 2);
+    let _ = jobs;
+}
+
+#[test]
+fn another_campaign_is_refused_and_damage_is_reported() {
+    let start = Position::start("3x5".parse().unwrap());
+    let dir = scratch("refuse");
+    run_to_end(&dir, &start, 300, 1);
+    let listing = |dir: &Path| {
+        let mut files: Vec<(PathBuf, Vec<u8>)> = walk(dir);
+        files.sort();
+        files
+    };
+    let before = listing(&dir);
+
+    let other = Position::start("3x5".parse().unwrap()).play_step(start.steps()[0]);
+    let err = Campaign::open(&dir, &spec(&other, 300)).unwrap_err();
+    assert!(matches!(err, CampaignError::Refused { .. }), "{err}");
+    let err = Campaign::open(&dir, &spec(&start, 301)).unwrap_err();
+    assert!(matches!(err, CampaignError::Refused { .. }), "{err}");
+    assert_eq!(
+        listing(&dir),
+        before,
+        "a refused campaign changed its directory"
+    );
+
+    // A flipped byte in the checkpoint: refused, naming the file, nothing changed.
+    let checkpoint = dir.join("master.ckpt");
+    let mut bytes = std::fs::read(&checkpoint).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x10;
+    std::fs::write(&checkpoint, &bytes).unwrap();
+    let before = listing(&dir);
+    let err = Campaign::open(&dir, &spec(&start, 300)).unwrap_err();
+    assert!(err.is_input(), "{err}");
+    assert!(err.to_string().contains("master.ckpt"), "{err}");
+    assert_eq!(listing(&dir), before);
+    // Truncated.
+    std::fs::write(&checkpoint, &bytes[..bytes.len() - 7]).unwrap();
+    let err = Campaign::open(&dir, &spec(&start, 300)).unwrap_err();
+    assert!(
+        err.is_input() && err.to_string().contains("master.ckpt"),
+        "{err}"
+    );
+
+    // A damaged store.
+    let dir = scratch("damaged-store");
+    run_to_end(&dir, &start, 300, 1);
+    let store = dir.join("store.redb");
+    let bytes = std::fs::read(&store).unwrap();
+    std::fs::write(&store, &bytes[..bytes.len() / 3]).unwrap();
+    let err = Campaign::open(&dir, &spec(&start, 300)).unwrap_err();
+    assert!(err.to_string().contains("store.redb"), "{err}");
+
+    // A directory with other files in it.
+    let dir = scratch("not-a-campaign");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+    let err = Campaign::open(&dir, &spec(&start, 300)).unwrap_err();
+    assert!(matches!(err, CampaignError::Refused { .. }), "{err}");
+    assert_eq!(walk(&dir).len(), 1);
+}
+
+fn walk(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(walk(&path));
+        } else {
+            let bytes = std::fs::read(&path).unwrap();
+            files.push((path, bytes));
+        }
+    }
+    files
+}
+
+#[test]
+fn tampered_certificates_fail() {
+    let start = Position::start("4x5".parse().unwrap());
+    let dir = scratch("tamper");
+    let (winner, _) = run_to_end(&dir, &start, 300, 1);
+    check_certificate(&dir, winner);
+    let manifest_path = dir.join("certificate.json");
+    let manifest = std::fs::read_to_string(&manifest_path).unwrap();
+    let parsed: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    let parts: Vec<String> = parsed["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap().to_string())
+        .collect();
+    assert!(parts.len() >= 2, "{parts:?}");
+    let restore = || std::fs::write(&manifest_path, &manifest).unwrap();
+
+    // A part dropped from the manifest.
+    let mut dropped = parsed.clone();
+    dropped["parts"].as_array_mut().unwrap().remove(0);
+    std::fs::write(&manifest_path, dropped.to_string()).unwrap();
+    let err = verify_certificate(&dir).unwrap_err();
+    assert!(err.why.contains("no part proves"), "{err}");
+    restore();
+
+    // The other winner claimed.
+    let mut other = parsed.clone();
+    other["winner"] = serde_json::json!(winner.opponent().name());
+    std::fs::write(&manifest_path, other.to_string()).unwrap();
+    assert!(verify_certificate(&dir).is_err());
+    restore();
+
+    // A part pointing outside the directory.
+    let mut outside = parsed.clone();
+    outside["parts"][0] = serde_json::json!("../elsewhere.cert");
+    std::fs::write(&manifest_path, outside.to_string()).unwrap();
+    assert!(verify_certificate(&dir).is_err());
+    restore();
+
+    // A part replaced by another part (it proves another position).
+    let (first, second) = (dir.join(&parts[0]), dir.join(&parts[1]));
+    let kept = std::fs::read(&first).unwrap();
+    std::fs::copy(&second, &first).unwrap();
+    let err = verify_certificate(&dir).unwrap_err();
+    assert!(err.why.contains("no part proves"), "{err}");
+    // A flipped byte in a part.
+    let mut bytes = kept.clone();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 1;
+    std::fs::write(&first, &bytes).unwrap();
+    let err = verify_certificate(&dir).unwrap_err();
+    assert!(err.file.ends_with(&parts[0]), "{err}");
+    std::fs::write(&first, &kept).unwrap();
+    check_certificate(&dir, winner);
+}

@@ -1,0 +1,510 @@
+//! `breakthrough campaign`: long solves that survive interruption (run, status).
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use breakthrough_campaign::{
+    Campaign, CampaignError, Checkpoint, Figures, RunOptions, RunOutcome, Settled, Spec,
+    DEFAULT_JOB_NODES,
+};
+use breakthrough_engine::{Color, Position};
+use breakthrough_solver::knowledge::DEFAULT_RACE_MOVES;
+use clap::{Args, Subcommand};
+use serde_json::{json, Value};
+
+use super::solve::{human, pn_json};
+use crate::args::PositionArgs;
+use crate::{progress, system, InputError};
+
+/// Long solves kept in a directory: stop them (Ctrl-C, SIGTERM, --time-limit, even
+/// kill -9) and the same command continues them. For boards whose solve takes longer
+/// than one sitting or needs more than one table's memory; `solve` is simpler and a
+/// little faster for the rest.
+#[derive(Debug, Subcommand)]
+pub enum CampaignCommand {
+    Run(RunArgs),
+    Status(StatusArgs),
+}
+
+/// Start a campaign in DIR, or continue the one there.
+///
+/// A master proof-number DAG over the top of the game hands its most-proving leaves
+/// to worker threads as jobs (a df-pn search with a node budget, over one shared
+/// table); every position a job settles is stored with its proof in DIR, and the
+/// master's DAG is checkpointed every --checkpoint-every seconds and when the run
+/// stops. When the root is solved, DIR holds result.json and the certificate
+/// (`breakthrough verify DIR`).
+///
+/// Threads, table size and time limit may change between runs; the position, the
+/// rules and the job size may not (a DIR of another campaign is refused, exit 2).
+/// Exit code 0 when solved, 3 when stopped (run the same command to continue), 2 for
+/// bad input or a damaged campaign file, 1 for other failures.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The campaign's directory (created if missing).
+    pub dir: PathBuf,
+
+    #[command(flatten)]
+    pub target: PositionArgs,
+
+    /// Worker threads [default: all cores].
+    #[arg(long, short = 't', value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+
+    /// Table size in MiB, shared by the workers [default: as for `solve`].
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub tt_mb: Option<u64>,
+
+    /// End this run after this many seconds (exit 3; the same command continues).
+    #[arg(long, value_name = "SECS")]
+    pub time_limit: Option<f64>,
+
+    /// Write the master's checkpoint this often, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 300.0)]
+    pub checkpoint_every: f64,
+
+    /// Nodes per job (fixed when the campaign starts).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_JOB_NODES,
+          value_parser = clap::value_parser!(u64).range(100..))]
+    pub job_nodes: u64,
+
+    /// Turn the race rules off (fixed when the campaign starts).
+    #[arg(long)]
+    pub no_patterns: bool,
+
+    /// Longest race win the rules look for (fixed when the campaign starts).
+    #[arg(long, value_name = "K", default_value_t = DEFAULT_RACE_MOVES,
+          value_parser = clap::value_parser!(u32).range(1..=6))]
+    pub race_moves: u32,
+
+    /// Print the result (result.json's object) on stdout instead of a summary.
+    #[arg(long)]
+    pub json: bool,
+
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// Show a campaign: its position, runs, totals and the root's numbers; also writes
+/// DIR/numbers.svg, the root's numbers over time across all runs. Reads only the
+/// last checkpoint, so it works while a run is going on.
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    /// The campaign's directory.
+    pub dir: PathBuf,
+
+    /// Print one JSON object on stdout instead of the summary.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(command: CampaignCommand) -> anyhow::Result<ExitCode> {
+    match command {
+        CampaignCommand::Run(args) => run_campaign(args),
+        CampaignCommand::Status(args) => status(args),
+    }
+}
+
+/// A campaign error as the command line reports it: bad input exits 2.
+fn reported(err: CampaignError) -> anyhow::Error {
+    if err.is_input() {
+        InputError(anyhow::Error::new(err)).into()
+    } else {
+        anyhow::Error::new(err)
+    }
+}
+
+fn seconds_arg(flag: &str, secs: f64) -> Result<Duration, InputError> {
+    if !(secs.is_finite() && secs > 0.0) {
+        return Err(InputError(anyhow::anyhow!(
+            "{flag} must be a positive number of seconds, not {secs}"
+        )));
+    }
+    Duration::try_from_secs_f64(secs)
+        .map_err(|_| InputError(anyhow::anyhow!("{flag} {secs} is too large")))
+}
+
+fn run_campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
+    let (_, position) = args.target.resolve()?;
+    let time_limit = args
+        .time_limit
+        .map(|s| seconds_arg("--time-limit", s))
+        .transpose()?;
+    let checkpoint_every = seconds_arg("--checkpoint-every", args.checkpoint_every)?;
+    if position.winner().is_some() {
+        return Err(InputError(anyhow::anyhow!("the game is already over at {position}")).into());
+    }
+    let spec = Spec::new(
+        &position,
+        !args.no_patterns,
+        args.race_moves,
+        4,
+        args.job_nodes,
+    );
+    let table_mb = args.tt_mb.map_or_else(
+        || system::default_table_mb(position.board()),
+        |mb| mb as usize,
+    );
+    if let (Some(mb), Some(available)) = (args.tt_mb, system::available_memory_mb()) {
+        if mb > available {
+            return Err(InputError(anyhow::anyhow!(
+                "--tt-mb {mb} is more than the memory available now ({available} MiB)"
+            ))
+            .into());
+        }
+    }
+    let mut campaign = Campaign::open(&args.dir, &spec).map_err(reported)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    // Ctrl-C and SIGTERM end the run cleanly: jobs stopped, checkpoint written.
+    ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed))
+        .context("cannot install the Ctrl-C handler")?;
+    let threads = args.threads.map_or_else(system::cores, |n| n as usize);
+    let options = RunOptions {
+        threads,
+        table_mb,
+        time_limit,
+        checkpoint_every,
+        stop,
+        crash_after_jobs: None,
+    };
+    let bar = progress::spinner(args.quiet);
+    let mut last = None;
+    let outcome = campaign
+        .run(&options, &mut |f: &Figures| {
+            last = Some(f.clone());
+            bar.set_message(format!(
+                "{} nodes, {} jobs ({} in flight), {} stored, DAG {} nodes, root pn {} dn {}",
+                human(f.nodes as f64),
+                f.jobs,
+                f.in_flight,
+                f.stored,
+                f.dag_nodes,
+                f.root.0,
+                f.root.1
+            ));
+        })
+        .map_err(reported)?;
+    bar.finish_and_clear();
+    if let Some(f) = &last {
+        eprintln!(
+            "this run: {:.1} s, {} nodes ({} writing proofs), {} jobs, {} positions from the store",
+            f.run_seconds, f.run_nodes, f.run_proof_nodes, f.run_jobs, f.store_hits
+        );
+    }
+    let checkpoint = campaign.checkpoint();
+    match outcome {
+        RunOutcome::Solved(settled) => {
+            let result = result_json(&campaign, &position, &settled, &options);
+            let text = serde_json::to_string_pretty(&result)?;
+            crate::commands::solve::write_atomically(
+                &args.dir.join("result.json"),
+                text.as_bytes(),
+            )?;
+            if args.json {
+                outln!("{text}");
+            } else {
+                outln!("result     {}", verdict(&position, settled.winner));
+                print_totals(checkpoint);
+                outln!(
+                    "certificate {}: top of {} positions and {} parts, {} bytes (breakthrough verify {})",
+                    args.dir.join("certificate.json").display(),
+                    settled.top_positions,
+                    settled.parts,
+                    settled.certificate_bytes,
+                    args.dir.display()
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        RunOutcome::Stopped(_) | RunOutcome::Crashed => {
+            eprintln!(
+                "stopped ({}); the checkpoint is written: run the same command to continue",
+                checkpoint.runs.last().map_or("stopped", |r| r.end.name())
+            );
+            if args.json {
+                let status = status_json(campaign.spec(), checkpoint);
+                outln!("{}", serde_json::to_string_pretty(&status)?);
+            } else {
+                print_totals(checkpoint);
+            }
+            Ok(ExitCode::from(3))
+        }
+    }
+}
+
+/// The result in words, as `solve` says it.
+fn verdict(position: &Position, winner: Color) -> String {
+    if *position == Position::start(position.board()) {
+        let order = if winner == Color::White {
+            "first"
+        } else {
+            "second"
+        };
+        format!("{order} player ({winner}) wins")
+    } else if winner == position.to_move() {
+        format!("{winner} wins (the side to move)")
+    } else {
+        format!(
+            "{winner} wins (the side to move, {}, loses)",
+            position.to_move()
+        )
+    }
+}
+
+/// Totals over all runs: (seconds, nodes, jobs).
+fn totals(checkpoint: &Checkpoint) -> (f64, u64, u64) {
+    checkpoint.runs.iter().fold((0.0, 0, 0), |(s, n, j), r| {
+        (s + r.seconds, n + r.nodes, j + r.jobs)
+    })
+}
+
+fn print_totals(checkpoint: &Checkpoint) {
+    let (seconds, nodes, jobs) = totals(checkpoint);
+    let root = checkpoint.dag.root();
+    let (leaves, in_flight, expanded, solved) = checkpoint.dag.counts();
+    outln!(
+        "runs       {}: {:.1} s, {} nodes ({} nodes/s), {jobs} jobs",
+        checkpoint.runs.len(),
+        seconds,
+        nodes,
+        human(nodes as f64 / seconds.max(1e-9))
+    );
+    outln!(
+        "master     {} DAG nodes ({expanded} expanded, {leaves} leaves, {solved} solved; {:.1} MiB), {} in flight at the checkpoint",
+        checkpoint.dag.len(),
+        checkpoint.dag.memory_bytes() as f64 / (1 << 20) as f64,
+        in_flight.max(checkpoint.in_flight as usize)
+    );
+    outln!("store      {} solved positions", checkpoint.stored);
+    outln!(
+        "root       proof number {}, disproof number {}",
+        root.phi,
+        root.delta
+    );
+}
+
+fn runs_json(checkpoint: &Checkpoint) -> Value {
+    checkpoint
+        .runs
+        .iter()
+        .map(|r| {
+            json!({
+                "started_unix": r.started_unix,
+                "seconds": r.seconds,
+                "nodes": r.nodes,
+                "jobs": r.jobs,
+                "threads": r.threads,
+                "table_mb": r.table_mb,
+                "end": r.end.name(),
+            })
+        })
+        .collect()
+}
+
+fn course_json(checkpoint: &Checkpoint) -> Value {
+    checkpoint
+        .history
+        .iter()
+        .map(|s| {
+            json!({
+                "seconds": s.seconds,
+                "nodes": s.nodes,
+                "root_proof": pn_json(s.phi),
+                "root_disproof": pn_json(s.delta),
+            })
+        })
+        .collect()
+}
+
+/// The campaign's figures (what `campaign status --json` prints).
+fn status_json(spec: &Spec, checkpoint: &Checkpoint) -> Value {
+    let (seconds, nodes, jobs) = totals(checkpoint);
+    let root = checkpoint.dag.root();
+    let (leaves, in_flight, expanded, solved) = checkpoint.dag.counts();
+    json!({
+        "board": spec.board,
+        "position": spec.position,
+        "status": match root.wins() {
+            Some(_) => "solved",
+            None => "unknown",
+        },
+        "runs": runs_json(checkpoint),
+        "seconds": seconds,
+        "nodes": nodes,
+        "jobs": jobs,
+        "jobs_in_flight": in_flight.max(checkpoint.in_flight as usize),
+        "stored": checkpoint.stored,
+        "dag": {
+            "nodes": checkpoint.dag.len(),
+            "expanded": expanded,
+            "leaves": leaves,
+            "solved": solved,
+            "bytes": checkpoint.dag.memory_bytes(),
+        },
+        "root_proof": pn_json(root.phi),
+        "root_disproof": pn_json(root.delta),
+        "settings": {
+            "patterns": spec.patterns,
+            "race_moves": spec.race_moves,
+            "epsilon": 1.0 / f64::from(spec.inverse_epsilon),
+            "job_nodes": spec.job_nodes,
+        },
+        "course": course_json(checkpoint),
+    })
+}
+
+/// result.json: the schema of `solve --json`, with the campaign's figures.
+fn result_json(
+    campaign: &Campaign,
+    position: &Position,
+    settled: &Settled,
+    options: &RunOptions,
+) -> Value {
+    let checkpoint = campaign.checkpoint();
+    let spec = campaign.spec();
+    let (seconds, nodes, _) = totals(checkpoint);
+    let mover = position.to_move();
+    let root_moves: Vec<Value> = settled
+        .root_moves
+        .iter()
+        .map(|&(step, wins)| {
+            json!({
+                "move": position.to_move_text(step).to_string(),
+                "outcome": match wins {
+                    Some(true) => "win",
+                    Some(false) => "loss",
+                    None => "unproven",
+                },
+                "length": Value::Null,
+            })
+        })
+        .collect();
+    json!({
+        "board": spec.board,
+        "position": spec.position,
+        "to_move": mover.name(),
+        "winner": settled.winner.name(),
+        "best_move": settled.best_move.map(|step| position.to_move_text(step).to_string()),
+        "status": "solved",
+        "stopped_by": Value::Null,
+        "verdict": verdict(position, settled.winner),
+        "root_moves": root_moves,
+        "principal_variation": Value::Null,
+        "principal_variation_kind": Value::Null,
+        "length": Value::Null,
+        "length_search": Value::Null,
+        "proof": {
+            "file": "certificate.json",
+            "format": "campaign",
+            "bytes": settled.certificate_bytes,
+            "positions": settled.top_positions,
+            "parts": settled.parts,
+        },
+        "stats": {
+            "nodes": nodes,
+            "seconds": seconds,
+            "wall_seconds": seconds,
+            "nodes_per_second": nodes as f64 / seconds.max(1e-9),
+            "threads": options.threads,
+            "root_proof": 0,
+            "root_disproof": "inf",
+            "peak_memory_mb": system::peak_memory_mb(),
+            "course": course_json(checkpoint),
+        },
+        "solver": {
+            "algorithm": "campaign",
+            "patterns": spec.patterns,
+            "race_moves": spec.patterns.then_some(spec.race_moves),
+            "epsilon": 1.0 / f64::from(spec.inverse_epsilon),
+            "table_mb": options.table_mb,
+            "threads": options.threads,
+            "job_nodes": spec.job_nodes,
+            "version": env!("CARGO_PKG_VERSION"),
+        },
+        "campaign": status_json(spec, checkpoint),
+        "machine": system::machine(),
+    })
+}
+
+fn status(args: StatusArgs) -> anyhow::Result<ExitCode> {
+    let spec = Spec::read(&args.dir).map_err(reported)?.ok_or_else(|| {
+        InputError(anyhow::anyhow!(
+            "{}: no campaign here (no campaign.json)",
+            args.dir.display()
+        ))
+    })?;
+    let position = spec
+        .position()
+        .map_err(|why| InputError(anyhow::anyhow!(why)))?;
+    let checkpoint = Checkpoint::read(&args.dir, position.board())
+        .map_err(reported)?
+        .ok_or_else(|| {
+            InputError(anyhow::anyhow!(
+                "{}: the campaign has no checkpoint yet",
+                args.dir.display()
+            ))
+        })?;
+    let svg_path = args.dir.join("numbers.svg");
+    std::fs::write(&svg_path, numbers_svg(&spec, &checkpoint)?)
+        .with_context(|| format!("cannot write {}", svg_path.display()))?;
+    if args.json {
+        let mut object = status_json(&spec, &checkpoint);
+        object["svg"] = json!("numbers.svg");
+        outln!("{}", serde_json::to_string_pretty(&object)?);
+    } else {
+        outln!("board      {}", spec.board);
+        outln!("position   {}", spec.position);
+        for (i, run) in checkpoint.runs.iter().enumerate() {
+            outln!(
+                "run {:<6} {:.1} s, {} nodes, {} jobs, {} threads, {} MiB table: {}",
+                i + 1,
+                run.seconds,
+                run.nodes,
+                run.jobs,
+                run.threads,
+                run.table_mb,
+                run.end.name()
+            );
+        }
+        print_totals(&checkpoint);
+        outln!("plot       {}", svg_path.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The root's numbers over the campaign's time, all runs.
+fn numbers_svg(spec: &Spec, checkpoint: &Checkpoint) -> anyhow::Result<String> {
+    let (width, height) = (800.0, 300.0);
+    let mut svg = String::new();
+    writeln!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="10">"#
+    )?;
+    writeln!(svg, r#"<rect width="100%" height="100%" fill="white"/>"#)?;
+    writeln!(
+        svg,
+        r#"<text x="20" y="24" font-size="15">Campaign {} ({} runs)</text>"#,
+        spec.board,
+        checkpoint.runs.len()
+    )?;
+    let title =
+        "Root proof number (red) and disproof number (blue) against campaign seconds, log scale";
+    super::report::plot(
+        &mut svg,
+        &course_json(checkpoint),
+        title,
+        60.0,
+        180.0,
+        width,
+    )?;
+    writeln!(svg, "</svg>")?;
+    Ok(svg)
+}

@@ -1,0 +1,209 @@
+//! Jobs: a bounded df-pn search of one position over a table that outlives it, as a
+//! campaign's workers run them (see the `breakthrough-campaign` crate).
+//!
+//! A job either settles its position, and then (if asked) writes the proof of it
+//! while the table still holds the search, or runs out of its node budget and
+//! reports its numbers and its children's, from which the campaign's master grows
+//! its tree. The table is the worker's memory between jobs: a later job below this
+//! one starts from what this one learned.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use breakthrough_engine::{Position, Step};
+
+use crate::certificate::extract;
+use crate::dfpn::Dfpn;
+use crate::limits::Budget;
+use crate::parallel::Team;
+use crate::{Certificate, ExtractError, Key, Knowledge, Limits, Phase, Pn, Progress, Stop, Table};
+
+/// How to run a job.
+#[derive(Clone, Debug)]
+pub struct JobOptions {
+    /// The node budget.
+    pub max_nodes: u64,
+    /// The job runs at least this many nodes (unless it settles its position), past
+    /// its thresholds if need be: a job costs the master a round trip, which a
+    /// job of a few hundred nodes does not pay for.
+    pub min_nodes: u64,
+    /// The job ends early when its position's numbers (`phi`, `delta`) reach these,
+    /// as df-pn leaves a child that stops being the most promising: the master
+    /// computes them from the leaf's siblings (infinite: no such end).
+    pub thresholds: (Pn, Pn),
+    pub knowledge: Knowledge,
+    /// `1/epsilon` of df-pn's 1+epsilon trick.
+    pub inverse_epsilon: u32,
+    /// Write the proof of a settled position.
+    pub proof: bool,
+    /// Stop as soon as this is set (the budget's nodes are then not all spent).
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+/// What a job found.
+#[derive(Clone, Debug)]
+pub enum JobOutcome {
+    /// The position is settled: whether the side to move wins, with which move, and
+    /// the certificate that the winner wins (if asked for).
+    Solved {
+        wins: bool,
+        best: Option<Step>,
+        proof: Option<Certificate>,
+    },
+    /// The position is open: its numbers and, when the budget ran out (rather than
+    /// the numbers reaching the thresholds), each legal move's child's numbers as
+    /// the table holds them (`(1, 1)` for a child it does not hold).
+    Open {
+        numbers: (Pn, Pn),
+        children: Option<Vec<(Step, Pn, Pn)>>,
+    },
+    /// The stop flag ended it.
+    Stopped,
+}
+
+/// A finished job: its outcome and its cost.
+#[derive(Clone, Debug)]
+pub struct JobReport {
+    pub outcome: JobOutcome,
+    /// Nodes of the search, then of the proof's extraction.
+    pub nodes: u64,
+    pub proof_nodes: u64,
+}
+
+/// Runs a job on `position` over `table` on the calling thread; `observer` hears the
+/// search's progress now and then (its root numbers: the job's partial results).
+pub fn run_job(
+    table: &Table,
+    position: &Position,
+    options: &JobOptions,
+    observer: &mut dyn FnMut(&Progress),
+) -> Result<JobReport, ExtractError> {
+    let team = Team::new(1);
+    let limits = Limits {
+        max_nodes: Some(options.max_nodes),
+        time_limit: None,
+        stop: options.stop.clone(),
+    };
+    let limits_for_search = limits.clone();
+    let key = Key::of(position);
+    let mut search = Dfpn::new(
+        table,
+        &team,
+        Budget::new(limits_for_search),
+        options.inverse_epsilon,
+        options.knowledge,
+        observer,
+    );
+    let mut outcome = search.search_root(position, key, options.thresholds);
+    search.flush();
+    let mut nodes = search.budget.nodes();
+    if let Ok((phi, delta, _)) = outcome {
+        if phi != Pn::ZERO && delta != Pn::ZERO && nodes < options.min_nodes {
+            // Past the thresholds, up to the minimum: the numbers it ends with are
+            // the job's, and the position stays a leaf of the master's.
+            let mut rest = Dfpn::new(
+                table,
+                &team,
+                Budget::new(Limits {
+                    max_nodes: Some(options.min_nodes - nodes),
+                    ..limits.clone()
+                }),
+                options.inverse_epsilon,
+                options.knowledge,
+                &mut *search.observer,
+            );
+            outcome = match rest.search_root(position, key, (Pn::INF, Pn::INF)) {
+                Err(Stop::NodeLimit) => Ok((rest.root_numbers.0, rest.root_numbers.1, None)),
+                other => other,
+            };
+            rest.flush();
+            nodes += rest.budget.nodes();
+        }
+    }
+    let (wins, best) = match outcome {
+        Ok((phi, _, best)) if phi == Pn::ZERO => (true, best),
+        Ok((_, delta, _)) if delta == Pn::ZERO => (false, None),
+        Ok((phi, delta, _)) => {
+            return Ok(JobReport {
+                outcome: JobOutcome::Open {
+                    numbers: (phi, delta),
+                    children: None,
+                },
+                nodes,
+                proof_nodes: 0,
+            })
+        }
+        Err(Stop::NodeLimit) => {
+            let children = position
+                .steps()
+                .into_iter()
+                .map(|step| {
+                    let child = Key::of(&position.play_step(step));
+                    let (phi, delta) = table
+                        .probe(&child, child.hash())
+                        .unwrap_or((Pn::ONE, Pn::ONE));
+                    (step, phi, delta)
+                })
+                .collect();
+            return Ok(JobReport {
+                outcome: JobOutcome::Open {
+                    numbers: search.root_numbers,
+                    children: Some(children),
+                },
+                nodes,
+                proof_nodes: 0,
+            });
+        }
+        Err(_) => {
+            return Ok(JobReport {
+                outcome: JobOutcome::Stopped,
+                nodes,
+                proof_nodes: 0,
+            })
+        }
+    };
+    let mut proof_nodes = 0;
+    let proof = if options.proof {
+        // The extraction re-proves what the table lost; only the stop flag limits it,
+        // as a limit would throw away a settled position's proof.
+        let limits = Limits {
+            stop: options.stop.clone(),
+            ..Limits::default()
+        };
+        let mut quiet = |_: &Progress| {};
+        let mut extraction = Dfpn::new(
+            table,
+            &team,
+            Budget::new(limits),
+            options.inverse_epsilon,
+            options.knowledge,
+            &mut quiet,
+        );
+        extraction.phase = Phase::Proof;
+        let winner = if wins {
+            position.to_move()
+        } else {
+            position.to_move().opponent()
+        };
+        let proof = match extract::extract(&mut extraction, position, winner) {
+            Ok(proof) => proof,
+            Err(ExtractError::Stopped(_)) => {
+                return Ok(JobReport {
+                    outcome: JobOutcome::Stopped,
+                    nodes,
+                    proof_nodes: extraction.budget.nodes(),
+                })
+            }
+            Err(err) => return Err(err),
+        };
+        proof_nodes = proof.search_nodes;
+        Some(proof.certificate)
+    } else {
+        None
+    };
+    Ok(JobReport {
+        outcome: JobOutcome::Solved { wins, best, proof },
+        nodes,
+        proof_nodes,
+    })
+}
