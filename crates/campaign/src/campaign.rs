@@ -108,6 +108,8 @@ pub struct Campaign {
     root_best: Option<Step>,
     /// Positions in the store when the campaign was opened.
     stored_base: u64,
+    /// Table entries loaded from the last clean stop (see [`crate::warm`]).
+    pub warm_entries: u64,
     /// Leaves of the checkpoint that the store had solved since (the work of a run
     /// that ended without its last checkpoint).
     loaded_from_store: u64,
@@ -192,6 +194,7 @@ impl Campaign {
         checkpoint.dag.recompute_all();
         let stored_base = store.len()?;
         Ok(Campaign {
+            warm_entries: 0,
             stored_base,
             loaded_from_store,
             dir: dir.to_path_buf(),
@@ -223,6 +226,12 @@ impl Campaign {
         observer: &mut dyn FnMut(&Figures),
     ) -> Result<RunOutcome, CampaignError> {
         let table = Table::with_megabytes(options.table_mb);
+        // The last clean stop's costliest entries: what the search below the leaves
+        // had learned.
+        if let Some(entries) = crate::warm::load(&self.dir) {
+            table.restore(&entries);
+            self.warm_entries = entries.len() as u64;
+        }
         let settings = WorkerSettings {
             knowledge: if self.spec.patterns {
                 Knowledge {
@@ -248,8 +257,11 @@ impl Campaign {
             return Ok(RunOutcome::Crashed);
         }
         if end != RunEnd::Solved {
+            let entries = table.entries(crate::warm::MIN_WORK, crate::warm::MAX_ENTRIES);
+            crate::warm::save(&self.dir, &entries)?;
             return Ok(RunOutcome::Stopped(end));
         }
+        crate::warm::remove(&self.dir);
         Ok(RunOutcome::Solved(Box::new(self.settle()?)))
     }
 
@@ -430,46 +442,54 @@ impl Campaign {
                             .into_iter()
                             .map(|(step, phi, delta)| (step, (phi, delta)))
                             .collect();
-                        let store = &self.store;
-                        let mut failure = None;
-                        let mut hits = 0;
                         dag.set_numbers(leaf, numbers);
-                        dag.expand(leaf, |child, step| {
-                            match store.get(&Key::of(child)) {
-                                Ok(Some(wins)) => {
-                                    hits += 1;
-                                    if wins {
-                                        WON
-                                    } else {
-                                        LOST
-                                    }
-                                }
-                                Ok(None) => {
-                                    let numbers =
-                                        reported.get(&step).copied().unwrap_or((Pn::ONE, Pn::ONE));
-                                    // The table's word on a child is not a proof here: only
-                                    // the store's is. A proven child is searched again, briefly.
-                                    if numbers.0 == Pn::ZERO || numbers.1 == Pn::ZERO {
-                                        (Pn::ONE, Pn::ONE)
-                                    } else {
-                                        numbers
-                                    }
-                                }
-                                Err(err) => {
-                                    failure.get_or_insert(err);
-                                    (Pn::ONE, Pn::ONE)
-                                }
-                            }
-                        });
-                        run.store_hits += hits;
-                        if let Some(err) = failure {
-                            return Err(err);
-                        }
+                        self.expand_leaf(leaf, &reported, run)?;
                     }
                 }
                 Ok(())
             }
         }
+    }
+
+    /// Expands a leaf: each new child's numbers come from the store when it holds
+    /// the child, else from `reported` (a job's view of the table), else `(1, 1)`.
+    fn expand_leaf(
+        &mut self,
+        leaf: u32,
+        reported: &HashMap<Step, (Pn, Pn)>,
+        run: &mut RunState,
+    ) -> Result<(), CampaignError> {
+        let store = &self.store;
+        let mut failure = None;
+        let mut hits = 0;
+        self.checkpoint
+            .dag
+            .expand(leaf, |child, step| match store.get(&Key::of(child)) {
+                Ok(Some(wins)) => {
+                    hits += 1;
+                    if wins {
+                        WON
+                    } else {
+                        LOST
+                    }
+                }
+                Ok(None) => {
+                    let numbers = reported.get(&step).copied().unwrap_or((Pn::ONE, Pn::ONE));
+                    // The table's word on a child is not a proof here: only the store's
+                    // is. A proven child is searched again, briefly.
+                    if numbers.0 == Pn::ZERO || numbers.1 == Pn::ZERO {
+                        (Pn::ONE, Pn::ONE)
+                    } else {
+                        numbers
+                    }
+                }
+                Err(err) => {
+                    failure.get_or_insert(err);
+                    (Pn::ONE, Pn::ONE)
+                }
+            });
+        run.store_hits += hits;
+        failure.map_or(Ok(()), Err)
     }
 
     /// Totals of the runs before this one: (seconds, nodes, jobs).

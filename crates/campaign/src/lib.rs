@@ -11,6 +11,8 @@
 //!   as it comes in, so that no run ever solves it again;
 //! - `parts/`: each stored position's proof, written by its job while the table
 //!   still held the search;
+//! - `table.warm`: the costliest entries of the workers' table, saved at a clean
+//!   stop for the next run ([`warm`]; only a cache);
 //! - once solved, `top.cert` and `certificate.json`: the certificate ([`certificate`]).
 //!
 //! **Job-level search.** The master keeps the DAG ([`dag`]) and hands its
@@ -34,6 +36,7 @@ mod error;
 pub mod spec;
 pub mod store;
 pub mod transport;
+pub mod warm;
 
 pub use campaign::{Campaign, Figures, RunOptions, RunOutcome, Settled};
 pub use certificate::{verify_certificate, CampaignReport, Rejected};

@@ -172,13 +172,13 @@ fn stopped_runs_continue_from_the_checkpoint() {
     let dir = scratch("stop-4x5");
     let stop = Arc::new(AtomicBool::new(false));
     let mut campaign = Campaign::open(&dir, &spec(&start, 500)).expect("opens");
-    let options = RunOptions {
+    let stopping = RunOptions {
         stop: Arc::clone(&stop),
         ..options(1)
     };
     let mut jobs = 0;
     let outcome = campaign
-        .run(&options, &mut |f| {
+        .run(&stopping, &mut |f| {
             jobs = f.run_jobs;
             // Stops at the first report.
             stop.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -186,7 +186,26 @@ fn stopped_runs_continue_from_the_checkpoint() {
         .expect("runs");
     assert!(matches!(outcome, RunOutcome::Stopped(_)), "{outcome:?}");
     drop(campaign);
+    // The clean stop kept the table's costliest entries; the next run loads them.
+    let warm = dir.join("table.warm");
+    let saved = breakthrough_campaign::warm::load(&dir).expect("a warm table");
+    assert!(!saved.is_empty());
+    let mut campaign = Campaign::open(&dir, &spec(&start, 500)).expect("opens");
+    let once = RunOptions {
+        crash_after_jobs: Some(0),
+        ..options(1)
+    };
+    campaign.run(&once, &mut |_| {}).expect("runs");
+    assert_eq!(campaign.warm_entries, saved.len() as u64);
+    drop(campaign);
+    // A damaged warm table is only a lost cache.
+    let mut bytes = std::fs::read(&warm).unwrap();
+    let last = bytes.len() - 9;
+    bytes[last] ^= 0x40;
+    std::fs::write(&warm, &bytes).unwrap();
+    assert!(breakthrough_campaign::warm::load(&dir).is_none());
     let (winner, figures) = run_to_end(&dir, &start, 500, 1);
+    assert!(!warm.exists(), "a solved campaign keeps no warm table");
     assert_eq!(winner, Color::Black);
     assert_eq!(figures.solved_again, 0);
     let runs = Campaign::open(&dir, &spec(&start, 500))
@@ -194,7 +213,7 @@ fn stopped_runs_continue_from_the_checkpoint() {
         .checkpoint()
         .runs
         .len();
-    assert_eq!(runs, 2);
+    assert_eq!(runs, 3);
     let _ = jobs;
 }
 

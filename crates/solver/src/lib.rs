@@ -62,7 +62,7 @@ pub use length::{GameLength, Probe};
 pub use limits::{Limits, Stop};
 pub use pn::Pn;
 pub use solution::{Phase, Progress, RootMove, SearchStats, Solution};
-pub use table::{Table, TableStats};
+pub use table::{SavedEntry, Table, TableStats};
 
 use limits::Budget;
 

@@ -181,6 +181,16 @@ pub(crate) struct Tally {
     replacements: u64,
 }
 
+/// A table entry as plain values (see [`Table::entries`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SavedEntry {
+    pub key: Key,
+    pub phi: Pn,
+    pub delta: Pn,
+    /// Nodes spent below the position (saturating at 4 M).
+    pub work: u32,
+}
+
 /// The transposition table.
 pub struct Table {
     /// The buckets' words, from `first` on: each bucket is `BUCKET_WORDS` words,
@@ -300,6 +310,59 @@ impl Table {
             };
             bucket.write(slot, &entry);
         });
+    }
+
+    /// Every entry that took at least `min_work` nodes, most work first, at most
+    /// `max` of them: the valuable part of the table, to keep across runs (see
+    /// [`Table::restore`]). Reads the whole table; call it when no search runs.
+    pub fn entries(&self, min_work: u32, max: usize) -> Vec<SavedEntry> {
+        let mut saved = Vec::new();
+        for index in 0..self.buckets {
+            let start = self.first + index * BUCKET_WORDS;
+            let Ok(words) =
+                <&[AtomicU32; BUCKET_WORDS]>::try_from(&self.words[start..start + BUCKET_WORDS])
+            else {
+                unreachable!("a bucket is BUCKET_WORDS words")
+            };
+            let slots: [Entry; BUCKET] =
+                Bucket(words).read_with(|b| std::array::from_fn(|i| b.read(i)));
+            for entry in slots {
+                if entry.side != 0 && entry.work >= min_work.max(1) {
+                    saved.push(SavedEntry {
+                        key: Key {
+                            white: entry.white,
+                            black: entry.black,
+                            black_to_move: entry.side == 2,
+                            horizon: entry.horizon,
+                        },
+                        phi: entry.phi,
+                        delta: entry.delta,
+                        work: entry.work,
+                    });
+                }
+            }
+        }
+        if saved.len() > max {
+            saved.select_nth_unstable_by_key(max, |e| std::cmp::Reverse(e.work));
+            saved.truncate(max);
+        }
+        saved
+    }
+
+    /// Stores saved entries (from [`Table::entries`]), as the search would have.
+    pub fn restore(&self, entries: &[SavedEntry]) {
+        let mut tally = Tally::default();
+        for e in entries {
+            self.store(
+                &e.key,
+                e.key.hash(),
+                e.phi,
+                e.delta,
+                u64::from(e.work),
+                &mut tally,
+            );
+        }
+        self.add(&mut tally);
     }
 
     /// Adds a thread's tally of stores to the fill counts, and clears it.

@@ -195,8 +195,8 @@ fn run_campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
     bar.finish_and_clear();
     if let Some(f) = &last {
         eprintln!(
-            "this run: {:.1} s, {} nodes ({} writing proofs), {} jobs, {} positions from the store",
-            f.run_seconds, f.run_nodes, f.run_proof_nodes, f.run_jobs, f.store_hits
+            "this run: {:.1} s, {} nodes ({} writing proofs), {} jobs, {} positions from the store, {} table entries from the last stop",
+            f.run_seconds, f.run_nodes, f.run_proof_nodes, f.run_jobs, f.store_hits, campaign.warm_entries
         );
     }
     let checkpoint = campaign.checkpoint();
