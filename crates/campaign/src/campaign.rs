@@ -110,6 +110,8 @@ pub struct Campaign {
     stored_base: u64,
     /// Table entries loaded from the last clean stop (see [`crate::warm`]).
     pub warm_entries: u64,
+    /// Why the warm table could not be saved at the last stop, if it could not.
+    pub warm_error: Option<String>,
     /// Leaves of the checkpoint that the store had solved since (the work of a run
     /// that ended without its last checkpoint).
     loaded_from_store: u64,
@@ -128,10 +130,11 @@ impl Campaign {
                 return Err(CampaignError::refused(dir, "not a directory"));
             }
             let spec = Spec::read(dir)?;
+            // Temporary files of an interrupted first start do not count.
             let has_files = std::fs::read_dir(dir)
                 .map_err(CampaignError::io(dir))?
-                .next()
-                .is_some();
+                .filter_map(Result::ok)
+                .any(|entry| !entry.file_name().to_string_lossy().ends_with(".tmp"));
             if spec.is_none() && has_files {
                 return Err(CampaignError::refused(
                     dir,
@@ -164,7 +167,9 @@ impl Campaign {
             std::fs::create_dir_all(dir).map_err(CampaignError::io(dir))?;
             wanted.write(dir)?;
         }
-        let store = Store::open(dir, existing.is_none())?;
+        // Without a checkpoint no run has started (a run writes one before its first
+        // job), so a store that is missing was never made: make it now.
+        let store = Store::open(dir, checkpoint.is_none())?;
         let mut checkpoint = checkpoint.unwrap_or_else(|| Checkpoint {
             stored: 0,
             in_flight: 0,
@@ -195,6 +200,7 @@ impl Campaign {
         let stored_base = store.len()?;
         Ok(Campaign {
             warm_entries: 0,
+            warm_error: None,
             stored_base,
             loaded_from_store,
             dir: dir.to_path_buf(),
@@ -258,7 +264,10 @@ impl Campaign {
         }
         if end != RunEnd::Solved {
             let entries = table.entries(crate::warm::MIN_WORK, crate::warm::MAX_ENTRIES);
-            crate::warm::save(&self.dir, &entries)?;
+            // Only a cache: a failure to save it is told, not fatal.
+            self.warm_error = crate::warm::save(&self.dir, &entries)
+                .err()
+                .map(|err| err.to_string());
             return Ok(RunOutcome::Stopped(end));
         }
         crate::warm::remove(&self.dir);
@@ -387,9 +396,7 @@ impl Campaign {
             Report::Progress { job, numbers } => {
                 if let Some(&leaf) = run.in_flight.get(&job) {
                     // Partial numbers only steer: never take them for a result.
-                    if numbers.0 != Pn::ZERO && numbers.1 != Pn::ZERO {
-                        self.checkpoint.dag.set_numbers(leaf, numbers);
-                    }
+                    self.checkpoint.dag.set_numbers(leaf, open_numbers(numbers));
                 }
                 Ok(())
             }
@@ -415,8 +422,15 @@ impl Campaign {
                                 "a solved job came back without its proof".into(),
                             )
                         })?;
-                        if self.store.get(&key)?.is_some() {
+                        if let Some(stored) = self.store.get(&key)? {
                             run.solved_again += 1;
+                            if stored != wins {
+                                return Err(CampaignError::Internal(format!(
+                                    "a job found {position} {} for the side to move, the store {}",
+                                    if wins { "won" } else { "lost" },
+                                    if stored { "won" } else { "lost" }
+                                )));
+                            }
                         } else {
                             // The part first, then the record: a record always has its proof.
                             write_durably(&self.dir.join(part_path(&key)), &proof.to_bytes())?;
@@ -433,7 +447,7 @@ impl Campaign {
                     breakthrough_solver::JobOutcome::Open {
                         numbers,
                         children: None,
-                    } => dag.set_numbers(leaf, numbers),
+                    } => dag.set_numbers(leaf, open_numbers(numbers)),
                     breakthrough_solver::JobOutcome::Open {
                         numbers,
                         children: Some(children),
@@ -442,7 +456,7 @@ impl Campaign {
                             .into_iter()
                             .map(|(step, phi, delta)| (step, (phi, delta)))
                             .collect();
-                        dag.set_numbers(leaf, numbers);
+                        dag.set_numbers(leaf, open_numbers(numbers));
                         self.expand_leaf(leaf, &reported, run)?;
                     }
                 }
@@ -610,6 +624,11 @@ impl Campaign {
             certificate_bytes: written.bytes,
         })
     }
+}
+
+/// A job's numbers for an open position: never a zero, which would read as solved.
+fn open_numbers((phi, delta): (Pn, Pn)) -> (Pn, Pn) {
+    (phi.max(Pn::ONE), delta.max(Pn::ONE))
 }
 
 /// What the master keeps of the run in progress.

@@ -215,6 +215,16 @@ pub fn verify_certificate(dir: &Path) -> Result<CampaignReport, Rejected> {
             let (path, bytes) = read(name)?;
             let part =
                 Certificate::from_bytes(&bytes).map_err(|err| reject(&path, err.to_string()))?;
+            if part.root().board() != root.board() {
+                return Err(reject(
+                    &path,
+                    format!(
+                        "a proof on the {} board, not {}",
+                        part.root().board(),
+                        root.board()
+                    ),
+                ));
+            }
             if part.claim() != Claim::Wins || part.winner() != winner {
                 return Err(reject(
                     &path,

@@ -182,7 +182,11 @@ impl Checkpoint {
             });
         }
         let count = r.u32()?;
-        let mut nodes = Vec::with_capacity(count.min(1 << 24) as usize);
+        // A node takes at least 27 bytes: a count the bytes cannot hold is damage.
+        if u64::from(count) * 27 > (body.len() - r.at) as u64 {
+            return Err(format!("{count} nodes do not fit in the file"));
+        }
+        let mut nodes = Vec::with_capacity(count as usize);
         for id in 0..count {
             let (white, black, black_to_move) = (r.u64()?, r.u64()?, r.u8()?);
             let side = match black_to_move {
@@ -192,6 +196,9 @@ impl Checkpoint {
             };
             let position = Position::try_from_parts(board, Bitboard(white), Bitboard(black), side)
                 .map_err(|err| format!("node {id}: {err}"))?;
+            if position.winner().is_some() {
+                return Err(format!("node {id}: the game is over at {position}"));
+            }
             let (phi, delta) = (Pn::from_raw(r.u32()?), Pn::from_raw(r.u32()?));
             let state = match r.u8()? {
                 0 => State::Leaf,
@@ -210,6 +217,9 @@ impl Checkpoint {
                     child => return Err(format!("node {id}: an edge to node {child} of {count}")),
                 };
                 edges.push(Edge { step, child });
+            }
+            if state == State::Leaf && !edges.is_empty() {
+                return Err(format!("node {id}: a leaf with edges"));
             }
             // The edges must be the position's moves, in the engine's order.
             if state == State::Expanded {

@@ -25,8 +25,9 @@
 //! **Crashes.** `kill -9` at any moment loses the jobs in flight and the master's
 //! work since the last checkpoint; the store keeps every solved position, and the
 //! next run starts from the checkpoint, taking from the store what it already holds.
-//! The answer cannot be wrong: the master believes only the store's proofs, and the
-//! certificate is checked with the rules alone.
+//! The master takes a position for solved only from the store, whose every record
+//! was committed after its job's proof (its part) was written in full; the final
+//! word is the certificate, which `verify DIR` checks with the rules alone.
 
 pub mod campaign;
 pub mod certificate;

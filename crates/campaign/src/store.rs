@@ -78,7 +78,8 @@ impl Store {
         tx.open_table(SOLVED)
             .map_err(|e| CampaignError::damaged(&path, e.to_string()))?;
         tx.commit().map_err(|e| failed(&e))?;
-        std::fs::create_dir_all(dir.join(PARTS_DIR)).map_err(CampaignError::io(dir))?;
+        let parts = dir.join(PARTS_DIR);
+        std::fs::create_dir_all(&parts).map_err(CampaignError::io(&parts))?;
         Ok(Store { db, path })
     }
 

@@ -4,7 +4,7 @@
 //! MPI, say) carries the same messages between processes.
 
 use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -24,11 +24,12 @@ pub struct Job {
 /// What a worker tells the master.
 #[derive(Debug)]
 pub enum Report {
-    /// A job's partial result: its root's numbers after `nodes` nodes.
+    /// A job's partial result: its root's numbers so far.
     Progress { job: u64, numbers: (Pn, Pn) },
     /// A job's end.
     Done { job: u64, report: JobReport },
-    /// A job that failed (a bug: its proof could not be written).
+    /// A job that failed (a bug: its proof could not be written, or it panicked), or
+    /// (`job` = `u64::MAX`) workers that are gone.
     Failed { job: u64, error: String },
 }
 
@@ -124,14 +125,23 @@ fn worker(
                 numbers: (p.root_proof, p.root_disproof),
             });
         };
-        let report = match run_job(table, &job.position, &options, &mut observer) {
-            Ok(report) => Report::Done {
+        // A panic in a job (a bug) is reported, so that the master does not wait for
+        // an answer that never comes.
+        let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run_job(table, &job.position, &options, &mut observer)
+        }));
+        let report = match ran {
+            Ok(Ok(report)) => Report::Done {
                 job: job.id,
                 report,
             },
-            Err(err) => Report::Failed {
+            Ok(Err(err)) => Report::Failed {
                 job: job.id,
-                error: err.to_string(),
+                error: format!("at {}: {err}", job.position),
+            },
+            Err(_) => Report::Failed {
+                job: job.id,
+                error: format!("at {}: the worker panicked", job.position),
             },
         };
         if reports.send(report).is_err() {
@@ -153,6 +163,14 @@ impl Transport for Local {
     }
 
     fn receive(&mut self, timeout: Duration) -> Option<Report> {
-        self.reports.recv_timeout(timeout).ok()
+        match self.reports.recv_timeout(timeout) {
+            Ok(report) => Some(report),
+            Err(RecvTimeoutError::Timeout) => None,
+            // Every worker is gone (a worker that panicked reports it, see `worker`).
+            Err(RecvTimeoutError::Disconnected) => Some(Report::Failed {
+                job: u64::MAX,
+                error: "the worker threads are gone".into(),
+            }),
+        }
     }
 }

@@ -346,4 +346,27 @@ fn tampered_certificates_fail() {
     assert!(err.file.ends_with(&parts[0]), "{err}");
     std::fs::write(&first, &kept).unwrap();
     check_certificate(&dir, winner);
+
+    // A true proof of the same armies on a taller board: not a proof of this one.
+    let part = breakthrough_solver::Certificate::from_bytes(&kept).unwrap();
+    let root = part.root();
+    let taller = Position::try_from_parts(
+        "4x6".parse().unwrap(),
+        root.pieces(Color::White),
+        root.pieces(Color::Black),
+        root.to_move(),
+    )
+    .unwrap();
+    let options = SolveOptions {
+        proof: true,
+        table_mb: 16,
+        ..SolveOptions::default()
+    };
+    let solved = solve(&taller, &options, &mut |_| {});
+    let forged = solved.proof.expect("a proof").unwrap().to_bytes();
+    std::fs::write(&first, &forged).unwrap();
+    let err = verify_certificate(&dir).unwrap_err();
+    assert!(err.why.contains("board"), "{err}");
+    std::fs::write(&first, &kept).unwrap();
+    check_certificate(&dir, winner);
 }

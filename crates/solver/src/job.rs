@@ -112,6 +112,8 @@ pub fn run_job(
                 options.knowledge,
                 &mut *search.observer,
             );
+            // Until its root loop runs, the numbers are the first search's.
+            rest.root_numbers = (phi, delta);
             outcome = match rest.search_root(position, key, (Pn::INF, Pn::INF)) {
                 Err(Stop::NodeLimit) => Ok((rest.root_numbers.0, rest.root_numbers.1, None)),
                 other => other,

@@ -199,6 +199,9 @@ fn run_campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
             f.run_seconds, f.run_nodes, f.run_proof_nodes, f.run_jobs, f.store_hits, campaign.warm_entries
         );
     }
+    if let Some(err) = &campaign.warm_error {
+        eprintln!("warning: the table was not kept for the next run: {err}");
+    }
     let checkpoint = campaign.checkpoint();
     match outcome {
         RunOutcome::Solved(settled) => {

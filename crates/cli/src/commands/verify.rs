@@ -20,8 +20,9 @@ use serde_json::json;
 /// answered, every game in the proof must end won by the claimed side, and the root
 /// must be the claimed position. No search, endgame knowledge or table is used.
 ///
-/// Exit code 0 when the proof holds, 4 when the file is damaged or the proof fails,
-/// 1 when the file cannot be read.
+/// Exit code 0 when the proof holds, 4 when the file is damaged or the proof fails
+/// (for a campaign's directory also when a file of it cannot be read), 1 when the
+/// file cannot be read.
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
     /// The certificate file, or a solved campaign's directory (its certificate is

@@ -121,7 +121,9 @@ impl Certificate {
     /// For [`Claim::WinsWithin`], no game in the proof may be longer than the bound;
     /// for [`Claim::HoldsOut`], the games stop at the bound, none may end won by the
     /// opponent before, and a reference must come no earlier than the position's
-    /// expansion (see the format).
+    /// expansion (see the format). For [`Claim::WinsGiven`], the proof holds only
+    /// if other certificates prove every position of [`VerifyReport::given`]: the
+    /// caller's business (a campaign's checker does it).
     pub fn verify(&self) -> Result<VerifyReport, VerifyError> {
         let hold = match self.claim {
             Claim::HoldsOut(plies) => Some(plies),
