@@ -724,6 +724,16 @@ fn campaign_survives_kill_9_and_sigterm() {
         serde_json::from_str(&std::fs::read_to_string(dir.join("result.json")).unwrap()).unwrap();
     assert_eq!(result["winner"], "black");
     assert_eq!(result["status"], "solved");
+    // Run again: solved already, nothing changes.
+    let runs_before = std::fs::read(dir.join("master.ckpt")).unwrap();
+    let again = run(&args);
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    assert!(
+        stdout(&again).contains("solved already"),
+        "{}",
+        stdout(&again)
+    );
+    assert_eq!(std::fs::read(dir.join("master.ckpt")).unwrap(), runs_before);
     let verified = run(&["verify", path]);
     assert!(verified.status.success(), "{}", stderr(&verified));
     assert!(stdout(&verified).contains("the proof holds"));

@@ -161,6 +161,25 @@ fn run_campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let mut campaign = Campaign::open(&args.dir, &spec).map_err(reported)?;
+    let result_path = args.dir.join("result.json");
+    if campaign.checkpoint().dag.root().is_solved() && result_path.exists() {
+        // Nothing left to do: the result stands as its runs left it.
+        let text = std::fs::read_to_string(&result_path)
+            .with_context(|| format!("cannot read {}", result_path.display()))?;
+        if args.json {
+            outln!("{}", text.trim_end());
+        } else {
+            let result: Value = serde_json::from_str(&text)
+                .with_context(|| format!("{} is damaged", result_path.display()))?;
+            outln!(
+                "result     {} (solved already; see {})",
+                result["verdict"].as_str().unwrap_or("?"),
+                result_path.display()
+            );
+            print_totals(campaign.checkpoint());
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
     // Ctrl-C and SIGTERM end the run cleanly: jobs stopped, checkpoint written.
