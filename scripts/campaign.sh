@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs (or continues) the campaign of a board's start position in campaigns/<board>
+# (kept out of git), for at most SECONDS (default 3000), then prints its status.
+# Run it again to go on; a campaign whose directory is lost starts again from
+# scratch with the same command. Extra arguments go to `campaign run` (--threads,
+# --tt-mb, ...). Exit code: 0 solved (the certificate is verified), 3 not yet.
+# Usage: scripts/campaign.sh BOARD [SECONDS] [campaign run options]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+board=${1:?usage: scripts/campaign.sh BOARD [SECONDS] [options]}
+seconds=${2:-3000}
+shift $(( $# >= 2 ? 2 : 1 ))
+cargo build --release --quiet
+bin=./target/release/breakthrough
+dir=campaigns/$board
+mkdir -p campaigns
+status=0
+$bin campaign run "$dir" "$board" --time-limit "$seconds" --quiet "$@" || status=$?
+$bin campaign status "$dir"
+if [ "$status" -eq 0 ]; then
+  $bin verify "$dir"
+fi
+exit "$status"
