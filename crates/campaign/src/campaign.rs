@@ -284,7 +284,7 @@ impl Campaign {
         observer: &mut dyn FnMut(&Figures),
     ) -> Result<RunEnd, CampaignError> {
         let started = Instant::now();
-        let before = self.totals();
+        let before = self.checkpoint.totals();
         self.checkpoint.runs.push(RunRecord {
             started_unix: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -504,16 +504,6 @@ impl Campaign {
             });
         run.store_hits += hits;
         failure.map_or(Ok(()), Err)
-    }
-
-    /// Totals of the runs before this one: (seconds, nodes, jobs).
-    fn totals(&self) -> (f64, u64, u64) {
-        self.checkpoint
-            .runs
-            .iter()
-            .fold((0.0, 0, 0), |(s, n, j), r| {
-                (s + r.seconds, n + r.nodes, j + r.jobs)
-            })
     }
 
     fn figures(&self, run: &RunState, started: Instant, before: &(f64, u64, u64)) -> Figures {

@@ -96,6 +96,13 @@ pub struct Checkpoint {
 }
 
 impl Checkpoint {
+    /// Totals over its runs: seconds, nodes, jobs.
+    pub fn totals(&self) -> (f64, u64, u64) {
+        self.runs.iter().fold((0.0, 0, 0), |(s, n, j), r| {
+            (s + r.seconds, n + r.nodes, j + r.jobs)
+        })
+    }
+
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(MAGIC);

@@ -84,12 +84,11 @@ pub fn run_job(
         time_limit: None,
         stop: options.stop.clone(),
     };
-    let limits_for_search = limits.clone();
     let key = Key::of(position);
     let mut search = Dfpn::new(
         table,
         &team,
-        Budget::new(limits_for_search),
+        Budget::new(limits.clone()),
         options.inverse_epsilon,
         options.knowledge,
         observer,

@@ -12,12 +12,12 @@ use breakthrough_campaign::{
     Campaign, CampaignError, Checkpoint, Figures, RunOptions, RunOutcome, Settled, Spec,
     DEFAULT_JOB_NODES,
 };
-use breakthrough_engine::{Color, Position};
+use breakthrough_engine::Position;
 use breakthrough_solver::knowledge::DEFAULT_RACE_MOVES;
 use clap::{Args, Subcommand};
 use serde_json::{json, Value};
 
-use super::solve::{human, pn_json};
+use super::solve::{human, pn_json, verdict_text};
 use crate::args::PositionArgs;
 use crate::{progress, system, InputError};
 
@@ -233,7 +233,7 @@ fn run_campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
             if args.json {
                 outln!("{text}");
             } else {
-                outln!("result     {}", verdict(&position, settled.winner));
+                outln!("result     {}", verdict_text(&position, settled.winner));
                 print_totals(checkpoint);
                 outln!(
                     "certificate {}: top of {} positions and {} parts, {} bytes (breakthrough verify {})",
@@ -262,34 +262,8 @@ fn run_campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// The result in words, as `solve` says it.
-fn verdict(position: &Position, winner: Color) -> String {
-    if *position == Position::start(position.board()) {
-        let order = if winner == Color::White {
-            "first"
-        } else {
-            "second"
-        };
-        format!("{order} player ({winner}) wins")
-    } else if winner == position.to_move() {
-        format!("{winner} wins (the side to move)")
-    } else {
-        format!(
-            "{winner} wins (the side to move, {}, loses)",
-            position.to_move()
-        )
-    }
-}
-
-/// Totals over all runs: (seconds, nodes, jobs).
-fn totals(checkpoint: &Checkpoint) -> (f64, u64, u64) {
-    checkpoint.runs.iter().fold((0.0, 0, 0), |(s, n, j), r| {
-        (s + r.seconds, n + r.nodes, j + r.jobs)
-    })
-}
-
 fn print_totals(checkpoint: &Checkpoint) {
-    let (seconds, nodes, jobs) = totals(checkpoint);
+    let (seconds, nodes, jobs) = checkpoint.totals();
     let root = checkpoint.dag.root();
     let (leaves, in_flight, expanded, solved) = checkpoint.dag.counts();
     outln!(
@@ -348,7 +322,7 @@ fn course_json(checkpoint: &Checkpoint) -> Value {
 
 /// The campaign's figures (what `campaign status --json` prints).
 fn status_json(spec: &Spec, checkpoint: &Checkpoint) -> Value {
-    let (seconds, nodes, jobs) = totals(checkpoint);
+    let (seconds, nodes, jobs) = checkpoint.totals();
     let root = checkpoint.dag.root();
     let (leaves, in_flight, expanded, solved) = checkpoint.dag.counts();
     json!({
@@ -392,7 +366,7 @@ fn result_json(
 ) -> Value {
     let checkpoint = campaign.checkpoint();
     let spec = campaign.spec();
-    let (seconds, nodes, _) = totals(checkpoint);
+    let (seconds, nodes, _) = checkpoint.totals();
     let mover = position.to_move();
     let root_moves: Vec<Value> = settled
         .root_moves
@@ -417,7 +391,7 @@ fn result_json(
         "best_move": settled.best_move.map(|step| position.to_move_text(step).to_string()),
         "status": "solved",
         "stopped_by": Value::Null,
-        "verdict": verdict(position, settled.winner),
+        "verdict": verdict_text(position, settled.winner),
         "root_moves": root_moves,
         "principal_variation": Value::Null,
         "principal_variation_kind": Value::Null,
@@ -505,12 +479,7 @@ fn status(args: StatusArgs) -> anyhow::Result<ExitCode> {
 /// The root's numbers over the campaign's time, all runs.
 fn numbers_svg(spec: &Spec, checkpoint: &Checkpoint) -> anyhow::Result<String> {
     let (width, height) = (800.0, 300.0);
-    let mut svg = String::new();
-    writeln!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="10">"#
-    )?;
-    writeln!(svg, r#"<rect width="100%" height="100%" fill="white"/>"#)?;
+    let mut svg = super::report::svg_start(width, height)?;
     writeln!(
         svg,
         r#"<text x="20" y="24" font-size="15">Campaign {} ({} runs)</text>"#,

@@ -9,7 +9,7 @@ use clap::Args;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::commands::verify::{check, print_report};
+use crate::commands::verify::{check, print_parts};
 use crate::InputError;
 
 /// Show a result written by `solve --out`: the verdict, every root move with its
@@ -127,15 +127,7 @@ pub fn run(args: InspectArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(4));
     }
-    for (i, part) in reports.iter().enumerate() {
-        if reports.len() > 1 {
-            outln!("part {} of {}", i + 1, reports.len());
-        }
-        print_report(part, bytes.len());
-    }
-    if let Some(length) = length {
-        outln!("length     {length} plies under perfect play, proven from both sides");
-    }
+    print_parts(&reports, bytes.len(), length);
     outln!("verified   the proof holds");
     if reports.len() > 1 {
         outln!("positions by ply (first reached) of part 1, the winner's:");

@@ -322,12 +322,7 @@ fn picture(result: &Solved) -> anyhow::Result<String> {
     let plot_h = 180.0;
     let width = 800.0;
     let height = plot_top + plot_h + 60.0;
-    let mut svg = String::new();
-    writeln!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="10">"#
-    )?;
-    writeln!(svg, r#"<rect width="100%" height="100%" fill="white"/>"#)?;
+    let mut svg = svg_start(width, height)?;
     writeln!(
         svg,
         r#"<text x="20" y="24" font-size="15">{}: {} ({} plies of {})</text>"#,
@@ -383,6 +378,17 @@ fn picture(result: &Solved) -> anyhow::Result<String> {
         width,
     )?;
     writeln!(svg, "</svg>")?;
+    Ok(svg)
+}
+
+/// An SVG picture's opening: its size, the font, a white background.
+pub fn svg_start(width: f64, height: f64) -> anyhow::Result<String> {
+    let mut svg = String::new();
+    writeln!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="10">"#
+    )?;
+    writeln!(svg, r#"<rect width="100%" height="100%" fill="white"/>"#)?;
     Ok(svg)
 }
 

@@ -335,10 +335,14 @@ pub(crate) fn pn_json(pn: Pn) -> Value {
 
 /// The result in words: who wins, and as first or second player from the start.
 fn verdict(solution: &Solution) -> String {
-    let Some(winner) = solution.winner else {
-        return "unknown".to_string();
-    };
-    let position = &solution.position;
+    match solution.winner {
+        Some(winner) => verdict_text(&solution.position, winner),
+        None => "unknown".to_string(),
+    }
+}
+
+/// `winner` wins `position`, in words (as `solve` and `campaign run` say it).
+pub(crate) fn verdict_text(position: &Position, winner: Color) -> String {
     if *position == Position::start(position.board()) {
         let order = if winner == Color::White {
             "first"

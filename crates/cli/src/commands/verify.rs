@@ -61,33 +61,16 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
                 object["length"] = json!(length);
                 outln!("{}", serde_json::to_string_pretty(&object)?);
             } else {
-                for (i, report) in reports.iter().enumerate() {
-                    if reports.len() > 1 {
-                        outln!("part {} of {}", i + 1, reports.len());
-                    }
-                    print_report(report, bytes.len());
-                }
-                if let Some(length) = length {
-                    outln!("length     {length} plies under perfect play, proven from both sides");
-                }
+                print_parts(&reports, bytes.len(), length);
                 outln!("result     the proof holds ({seconds:.2} s)");
             }
             Ok(ExitCode::SUCCESS)
         }
-        Err(err) => {
-            if args.json {
-                outln!(
-                    "{}",
-                    serde_json::to_string_pretty(&json!({
-                        "valid": false,
-                        "error": format!("{err:#}"),
-                        "bytes": bytes.len(),
-                    }))?
-                );
-            }
-            eprintln!("error: {}: {err:#}", args.file.display());
-            Ok(ExitCode::from(REJECTED))
-        }
+        Err(err) => rejected(
+            &args,
+            &format!("{}: {err:#}", args.file.display()),
+            json!({"valid": false, "error": format!("{err:#}"), "bytes": bytes.len()}),
+        ),
     }
 }
 
@@ -124,19 +107,11 @@ fn verify_campaign(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Err(err) => {
-            if args.json {
-                outln!(
-                    "{}",
-                    serde_json::to_string_pretty(&json!({
-                        "valid": false,
-                        "error": err.to_string(),
-                    }))?
-                );
-            }
-            eprintln!("error: {err}");
-            Ok(ExitCode::from(REJECTED))
-        }
+        Err(err) => rejected(
+            args,
+            &err.to_string(),
+            json!({"valid": false, "error": err.to_string()}),
+        ),
     }
 }
 
@@ -189,6 +164,29 @@ fn report_json(report: &VerifyReport, bytes: usize, seconds: f64) -> serde_json:
         "depth_histogram": report.depth_histogram,
         "seconds": seconds,
     })
+}
+
+/// A rejected certificate: the error on stderr (and `object` on stdout with
+/// `--json`), exit code 4.
+fn rejected(args: &VerifyArgs, error: &str, object: serde_json::Value) -> anyhow::Result<ExitCode> {
+    if args.json {
+        outln!("{}", serde_json::to_string_pretty(&object)?);
+    }
+    eprintln!("error: {error}");
+    Ok(ExitCode::from(REJECTED))
+}
+
+/// Every part's figures, and the length they prove together if they do.
+pub fn print_parts(reports: &[VerifyReport], bytes: usize, length: Option<u32>) {
+    for (i, report) in reports.iter().enumerate() {
+        if reports.len() > 1 {
+            outln!("part {} of {}", i + 1, reports.len());
+        }
+        print_report(report, bytes);
+    }
+    if let Some(length) = length {
+        outln!("length     {length} plies under perfect play, proven from both sides");
+    }
 }
 
 /// The certificate's figures, as `verify` and `inspect` print them.
