@@ -32,6 +32,9 @@ pub struct RunOptions {
     /// For tests: end the run after this many jobs as `kill -9` would, without a
     /// last checkpoint.
     pub crash_after_jobs: Option<u64>,
+    /// For tests: end the run cleanly after this many jobs, as a stop request
+    /// would (a moment that does not depend on the machine's speed).
+    pub stop_after_jobs: Option<u64>,
 }
 
 impl Default for RunOptions {
@@ -43,6 +46,7 @@ impl Default for RunOptions {
             checkpoint_every: Duration::from_secs(300),
             stop: Arc::new(AtomicBool::new(false)),
             crash_after_jobs: None,
+            stop_after_jobs: None,
         }
     }
 }
@@ -308,7 +312,9 @@ impl Campaign {
             if self.checkpoint.dag.root().is_solved() {
                 break RunEnd::Solved;
             }
-            if options.stop.load(Ordering::Relaxed) {
+            if options.stop.load(Ordering::Relaxed)
+                || options.stop_after_jobs.is_some_and(|jobs| run.jobs >= jobs)
+            {
                 break RunEnd::Interrupted;
             }
             if options

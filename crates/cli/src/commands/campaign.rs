@@ -193,6 +193,7 @@ fn run_campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         checkpoint_every,
         stop,
         crash_after_jobs: None,
+        stop_after_jobs: None,
     };
     let bar = progress::spinner(args.quiet);
     let mut last = None;
