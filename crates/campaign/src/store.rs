@@ -14,6 +14,19 @@ use crate::error::CampaignError;
 pub const STORE_FILE: &str = "store.redb";
 pub const PARTS_DIR: &str = "parts";
 
+/// The bytes the store of `dir` and its certificate parts take on disk (0 for what
+/// is missing).
+pub fn disk_bytes(dir: &Path) -> u64 {
+    let size = |path: &Path| std::fs::metadata(path).map_or(0, |m| m.len());
+    let parts: u64 = std::fs::read_dir(dir.join(PARTS_DIR))
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .map(|entry| size(&entry.path()))
+        .sum();
+    size(&dir.join(STORE_FILE)) + parts
+}
+
 /// Key (white, black, black to move) -> (side to move wins).
 const SOLVED: TableDefinition<&[u8], u8> = TableDefinition::new("solved");
 

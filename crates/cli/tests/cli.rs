@@ -391,6 +391,14 @@ fn solve_proof_then_verify_and_inspect() {
     let bytes = std::fs::read(&proof).unwrap();
     assert_eq!(json["proof"]["file"], "4x5.cert");
     assert_eq!(json["proof"]["bytes"], bytes.len());
+    let sha256: String = {
+        use sha2::Digest as _;
+        sha2::Sha256::digest(&bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    };
+    assert_eq!(json["proof"]["sha256"], sha256.as_str());
     assert!(json["proof"]["positions"].as_u64().unwrap() > 1000);
     let line = json["principal_variation"].as_array().unwrap();
     assert_eq!(line.len() as u64, json["proof"]["height"].as_u64().unwrap());
@@ -537,6 +545,40 @@ fn reproduce_and_report_from_a_results_directory() {
     assert!(
         svg.contains("14. d3-c2") || svg.contains("<polyline"),
         "{svg}"
+    );
+
+    // A board nobody published is new; a campaign's status is listed as a campaign,
+    // not read as a result, and its board is not solved again by reproduce.
+    solve_json(&["3x4", "--out", dir.join("3x4.json").to_str().unwrap()]);
+    let campaign = dir.join("campaign-3x5");
+    let campaign_path = campaign.to_str().unwrap();
+    let output = run(&["campaign", "run", campaign_path, "3x5", "-q"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let status = run(&["campaign", "status", campaign_path, "--json"]);
+    std::fs::write(dir.join("3x5-campaign.json"), status.stdout).unwrap();
+    let output = run(&["report", d]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    assert!(readme.contains("| **new** |"), "{readme}");
+    assert!(!readme.contains("[3x5](3x5.svg)"), "{readme}");
+    assert!(
+        readme.contains("| [3x5](3x5-campaign.svg) | solved |"),
+        "{readme}"
+    );
+    assert!(readme.contains("## Growth with the board"), "{readme}");
+    let growth = std::fs::read_to_string(dir.join("growth.svg")).unwrap();
+    assert!(growth.trim_end().ends_with("</svg>"));
+    published(&format!(
+        "{}, {}",
+        entry("4x4", "second"),
+        entry("3x5", "second")
+    ));
+    let output = run(&["reproduce", "--results", d]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("not solved here yet"),
+        "{}",
+        stdout(&output)
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

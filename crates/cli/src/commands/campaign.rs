@@ -452,9 +452,11 @@ fn status(args: StatusArgs) -> anyhow::Result<ExitCode> {
     let svg_path = args.dir.join("numbers.svg");
     std::fs::write(&svg_path, numbers_svg(&spec, &checkpoint)?)
         .with_context(|| format!("cannot write {}", svg_path.display()))?;
+    let stored_bytes = breakthrough_campaign::store::disk_bytes(&args.dir);
     if args.json {
         let mut object = status_json(&spec, &checkpoint);
         object["svg"] = json!("numbers.svg");
+        object["store_bytes"] = json!(stored_bytes);
         outln!("{}", serde_json::to_string_pretty(&object)?);
     } else {
         outln!("board      {}", spec.board);
@@ -472,6 +474,10 @@ fn status(args: StatusArgs) -> anyhow::Result<ExitCode> {
             );
         }
         print_totals(&checkpoint);
+        outln!(
+            "on disk    {:.1} MiB (the store and the certificate parts)",
+            stored_bytes as f64 / (1 << 20) as f64
+        );
         outln!("plot       {}", svg_path.display());
     }
     Ok(ExitCode::SUCCESS)

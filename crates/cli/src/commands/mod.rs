@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod bench_solve;
 pub mod campaign;
+pub mod growth;
 pub mod inspect;
 pub mod perft;
 pub mod report;

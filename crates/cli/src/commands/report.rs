@@ -69,7 +69,12 @@ pub fn read_results(dir: &Path) -> anyhow::Result<Vec<Solved>> {
         let text = std::fs::read_to_string(&path)?;
         let json: Value = serde_json::from_str(&text)
             .with_context(|| format!("{} is not JSON", path.display()))?;
-        let Some(board) = json["board"].as_str().map(str::to_string) else {
+        // Only `<board>.json` (not a campaign's status, `<board>-campaign.json`).
+        let Some(board) = json["board"]
+            .as_str()
+            .filter(|board| name == format!("{board}.json"))
+            .map(str::to_string)
+        else {
             continue;
         };
         results.push(Solved { board, json });
@@ -105,7 +110,7 @@ pub fn order(winner: &str) -> &'static str {
     }
 }
 
-fn thousands(n: u64) -> String {
+pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
@@ -140,7 +145,9 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
          (with the exact length, every first move where asked, and the certificate).\n\
          A certificate over 50 MiB is not kept here (\"not kept\"): `solve-results.sh`\n\
          with that board writes it again (a certificate is not byte-for-byte the same\n\
-         from run to run: threads find different proofs).\n"
+         from run to run: threads find different proofs). \"Published\": who settled the\n\
+         board before us; **new** where we know of no published solution\n\
+         (`published.json` lists what we know).\n"
     )?;
     let table_start = text.len();
     writeln!(
@@ -156,7 +163,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
         let published_here = published
             .iter()
             .find(|p| p["board"] == result.board.as_str())
-            .map_or(String::new(), |p| {
+            .map_or("**new**".to_string(), |p| {
                 format!(
                     "{} ({} {})",
                     p["winner"].as_str().unwrap_or("?"),
@@ -187,11 +194,40 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
         let path = dir.join(format!("{}.svg", result.board));
         std::fs::write(&path, svg).with_context(|| format!("cannot write {}", path.display()))?;
     }
+    let not_kept: Vec<&Solved> = results
+        .iter()
+        .filter(|r| {
+            r.json["proof"]["bytes"].is_u64() && !dir.join(format!("{}.cert", r.board)).exists()
+        })
+        .collect();
+    if !not_kept.is_empty() {
+        writeln!(
+            text,
+            "\nCertificates not kept (written and verified by the run, then left out of\n\
+             git for their size; `scripts/frontier.sh BOARD` or `scripts/solve-results.sh\n\
+             BOARD` writes and verifies one again, not byte for byte the same):\n"
+        )?;
+        for r in not_kept {
+            writeln!(
+                text,
+                "- {}: {} bytes, SHA-256 {}",
+                r.board,
+                thousands(r.json["proof"]["bytes"].as_u64().unwrap_or(0)),
+                r.json["proof"]["sha256"]
+                    .as_str()
+                    .unwrap_or("not recorded (an older run)")
+            )?;
+        }
+    }
+    // Beside the table here and in the main README.
+    writeln!(text)?;
+    beside_published(dir, &results, &published, &mut text)?;
     let table = text[table_start..].to_string();
     writeln!(text, "\n## Pictures\n")?;
     for result in &results {
         writeln!(text, "### {}\n\n![{0}]({0}.svg)\n", result.board)?;
     }
+    super::growth::section(dir, &results, &mut text)?;
     scaling_section(dir, &mut text)?;
     writeln!(text, "## Published results\n")?;
     for p in &published {
@@ -205,7 +241,12 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
             p["venue"].as_str().unwrap_or("?"),
             p["method"].as_str().unwrap_or("?"),
             match (p["seconds"].as_f64(), p["cores"].as_u64()) {
-                (Some(s), Some(c)) => format!(" Reported: {s} s on {c} cores."),
+                (Some(s), Some(c)) => format!(
+                    " Reported: {s} s on {c} cores{}.",
+                    p["memory_gb"]
+                        .as_f64()
+                        .map_or(String::new(), |gb| format!(", {gb} GB of memory"))
+                ),
                 _ => String::new(),
             },
             p["note"]
@@ -222,6 +263,70 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
     }
     outln!("wrote {} and {} pictures", path.display(), results.len());
     Ok(ExitCode::SUCCESS)
+}
+
+/// Every published solve with its cost beside ours: time, cores, memory, proof.
+fn beside_published(
+    dir: &Path,
+    results: &[Solved],
+    published: &[Value],
+    text: &mut String,
+) -> anyhow::Result<()> {
+    let campaigns = super::growth::campaigns(dir)?;
+    writeln!(
+        text,
+        "### Beside the published solves\n\n\
+         Their figures as published (`published.json`); ours from the table above (the\n\
+         whole run's wall time, peak memory of the process), or from the campaign still\n\
+         under way.\n\n\
+         | board | winner | published by | their seconds | their cores | their memory | our seconds | our threads | our peak memory | our proof |\n\
+         | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+    )?;
+    for p in published {
+        let board = p["board"].as_str().unwrap_or("?");
+        let theirs = format!(
+            "| {board} | {} | {} {} | {} | {} | {} |",
+            p["winner"].as_str().unwrap_or("?"),
+            p["authors"].as_str().unwrap_or("?"),
+            p["year"],
+            p["seconds"]
+                .as_f64()
+                .map_or("-".to_string(), |s| format!("{s}")),
+            p["cores"]
+                .as_u64()
+                .map_or("-".to_string(), |c| c.to_string()),
+            p["memory_gb"]
+                .as_f64()
+                .map_or("-".to_string(), |gb| format!("{gb} GB")),
+        );
+        let ours = if let Some(result) = results.iter().find(|r| r.board == board) {
+            let stats = &result.json["stats"];
+            format!(
+                " {:.1} | {} | {:.2} GB | certificate, {} bytes |",
+                stats["wall_seconds"].as_f64().unwrap_or(f64::NAN),
+                stats["threads"],
+                stats["peak_memory_mb"].as_f64().unwrap_or(f64::NAN) / 1024.0,
+                result.json["proof"]["bytes"]
+                    .as_u64()
+                    .map_or("-".to_string(), thousands),
+            )
+        } else if let Some((_, json)) = campaigns.iter().find(|(b, _)| b == board) {
+            let threads = json["runs"]
+                .as_array()
+                .and_then(|runs| runs.iter().filter_map(|r| r["threads"].as_u64()).max())
+                .unwrap_or(0);
+            format!(
+                " {:.0} so far, not solved yet (campaign) | {threads} | - | {} positions stored so far |",
+                json["seconds"].as_f64().unwrap_or(f64::NAN),
+                json["stored"],
+            )
+        } else {
+            " - | - | - | - |".to_string()
+        };
+        writeln!(text, "{theirs}{ours}")?;
+    }
+    writeln!(text)?;
+    Ok(())
 }
 
 /// The parallel scaling measured by `bench solve --compare threads --out

@@ -229,7 +229,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         _ => Vec::new(),
     };
     let certificate = match (&args.proof, &solution.proof) {
-        (Some(path), Some(Ok(proof))) => Some((path.as_path(), proof, proof_bytes.len())),
+        (Some(path), Some(Ok(proof))) => Some((path.as_path(), proof, proof_bytes.as_slice())),
         _ => None,
     };
     // Show the result before saving it, so that a failed write loses nothing.
@@ -360,8 +360,17 @@ pub(crate) fn verdict_text(position: &Position, winner: Color) -> String {
     }
 }
 
-/// The certificate written: its path, the proof, and its size in bytes.
-type Written<'a> = Option<(&'a Path, &'a Proof, usize)>;
+/// The certificate written: its path, the proof, and its bytes.
+type Written<'a> = Option<(&'a Path, &'a Proof, &'a [u8])>;
+
+/// The SHA-256 of `bytes` in hexadecimal.
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest as _;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
 
 fn outcome_name(wins: Option<bool>) -> &'static str {
     match wins {
@@ -414,7 +423,7 @@ fn report(
         })
         .collect();
     let (principal_variation, proof) = match certificate {
-        Some((path, proof, bytes)) => (
+        Some((path, proof, proof_bytes)) => (
             json!(proof
                 .principal_variation
                 .iter()
@@ -424,7 +433,10 @@ fn report(
                 // The name only: the certificate is kept beside the JSON.
                 "file": path.file_name().map(|name| name.to_string_lossy()),
                 "format_version": proof.format_version(),
-                "bytes": bytes,
+                "bytes": proof_bytes.len(),
+                // Identifies the file that was written (and verified), where it is
+                // too big to keep beside the JSON.
+                "sha256": sha256_hex(proof_bytes),
                 "positions": proof.positions(),
                 "parts": proof.parts().iter().map(part_json).collect::<Vec<_>>(),
                 "height": proof.height,
@@ -557,7 +569,7 @@ fn print_summary(solution: &Solution, options: &SolveOptions, certificate: Writt
             "proof      {}: {} positions, {} bytes, longest game {} plies; extracted in {:.2} s",
             path.display(),
             proof.positions(),
-            bytes,
+            bytes.len(),
             proof.height,
             proof.seconds
         );

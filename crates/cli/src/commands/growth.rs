@@ -1,0 +1,479 @@
+//! How the cost of a solve grows with the board, from the solved boards in the
+//! results directory, and what that predicts for the boards still open (those with
+//! a `<board>-campaign.json`). Part of `breakthrough report`.
+//!
+//! A board's node count is predicted two ways from its smaller neighbours: one row
+//! fewer times the row factor (how much one more row multiplied the nodes on the
+//! narrower boards, fitted as a straight line of log10(factor) against the width and
+//! extended to this width), and one column fewer times the column factor (the same
+//! against the height). The same predictions made for the boards already solved, from
+//! smaller boards only, say how far off the method has been: that spread is the
+//! uncertainty given with every projection.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::Context;
+use serde_json::Value;
+
+use super::report::{svg_start, thousands, Solved};
+
+/// The cost of one solved board.
+#[derive(Clone, Copy, Debug)]
+struct Cost {
+    nodes: f64,
+    seconds: f64,
+}
+
+/// Solved boards by (width, height).
+type Costs = BTreeMap<(u32, u32), Cost>;
+
+fn costs(results: &[Solved]) -> Costs {
+    results
+        .iter()
+        .filter_map(|r| {
+            let board: breakthrough_engine::Board = r.board.parse().ok()?;
+            let stats = &r.json["stats"];
+            let nodes = stats["nodes"].as_f64().filter(|&n| n > 0.0)?;
+            let seconds = stats["seconds"].as_f64().unwrap_or(f64::NAN);
+            Some(((board.width(), board.height()), Cost { nodes, seconds }))
+        })
+        .collect()
+}
+
+/// Least squares line through `points`; its value at `x`. None under two points.
+fn extend(points: &[(f64, f64)], x: f64) -> Option<f64> {
+    if points.len() < 2 {
+        return None;
+    }
+    let n = points.len() as f64;
+    let mean_x = points.iter().map(|p| p.0).sum::<f64>() / n;
+    let mean_y = points.iter().map(|p| p.1).sum::<f64>() / n;
+    let sxx: f64 = points.iter().map(|p| (p.0 - mean_x).powi(2)).sum();
+    let sxy: f64 = points.iter().map(|p| (p.0 - mean_x) * (p.1 - mean_y)).sum();
+    if sxx == 0.0 {
+        return None;
+    }
+    Some(mean_y + sxy / sxx * (x - mean_x))
+}
+
+/// The two ways to predict a board's nodes from smaller boards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Route {
+    /// One row fewer, times the row factor extended over the narrower boards.
+    Row,
+    /// One column fewer, times the column factor extended over the shorter boards.
+    Column,
+}
+
+/// Predicted nodes of `width x height` by `route`, from smaller solved boards only.
+fn predict(costs: &Costs, (width, height): (u32, u32), route: Route) -> Option<f64> {
+    // `step(w, h)`: the smaller neighbour of w x h along the route.
+    let step = |w: u32, h: u32| match route {
+        Route::Row => (w, h - 1),
+        Route::Column => (w - 1, h),
+    };
+    let base = costs.get(&step(width, height))?.nodes;
+    let points: Vec<(f64, f64)> = costs
+        .iter()
+        .filter_map(|(&(w, h), cost)| {
+            // Same step at a smaller width (row route) or height (column route).
+            let (along, across) = match route {
+                Route::Row => (h == height, w < width),
+                Route::Column => (w == width, h < height),
+            };
+            if !(along && across) {
+                return None;
+            }
+            let smaller = costs.get(&step(w, h))?;
+            let x = match route {
+                Route::Row => w,
+                Route::Column => h,
+            };
+            Some((f64::from(x), (cost.nodes / smaller.nodes).log10()))
+        })
+        .collect();
+    let x = match route {
+        Route::Row => width,
+        Route::Column => height,
+    };
+    Some(base * 10f64.powf(extend(&points, f64::from(x))?))
+}
+
+/// A board that was predicted and then solved: predicted over measured nodes.
+struct Backtest {
+    board: (u32, u32),
+    route: Route,
+    predicted: f64,
+    measured: f64,
+}
+
+fn backtests(costs: &Costs) -> Vec<Backtest> {
+    let mut tests = Vec::new();
+    for (&board, cost) in costs {
+        for route in [Route::Row, Route::Column] {
+            // Only what was known before this board: smaller boards.
+            let known: Costs = costs
+                .iter()
+                .filter(|(&(w, h), _)| w <= board.0 && h <= board.1 && (w, h) != board)
+                .map(|(&k, &v)| (k, v))
+                .collect();
+            if let Some(predicted) = predict(&known, board, route) {
+                tests.push(Backtest {
+                    board,
+                    route,
+                    predicted,
+                    measured: cost.nodes,
+                });
+            }
+        }
+    }
+    tests
+}
+
+fn board_name((w, h): (u32, u32)) -> String {
+    format!("{w}x{h}")
+}
+
+fn scientific(x: f64) -> String {
+    if x.is_finite() && x > 0.0 {
+        format!("{x:.1e}")
+    } else {
+        "-".to_string()
+    }
+}
+
+/// A board still open: a campaign's figures so far.
+struct Open {
+    board: (u32, u32),
+    nodes: f64,
+    seconds: f64,
+    solved: bool,
+}
+
+/// The campaigns' status files, `<board>-campaign.json`, in `dir`.
+pub fn campaigns(dir: &Path) -> anyhow::Result<Vec<(String, Value)>> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        let Some(board) = name.strip_suffix("-campaign.json") else {
+            continue;
+        };
+        let json: Value = serde_json::from_str(&std::fs::read_to_string(&path)?)
+            .with_context(|| format!("{} is not JSON", path.display()))?;
+        found.push((board.to_string(), json));
+    }
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(found)
+}
+
+/// Writes the growth and campaign sections into `text`, and `dir/growth.svg`.
+pub fn section(dir: &Path, results: &[Solved], text: &mut String) -> anyhow::Result<()> {
+    let costs = costs(results);
+    writeln!(
+        text,
+        "## Growth with the board\n\n\
+         Nodes and search seconds of every solved board (the table above), the factor\n\
+         one more row and one more column cost, and what the growth predicted for each\n\
+         board from the smaller boards alone (a straight line of log10(factor) against\n\
+         the width, or the height, extended). Picture: [growth.svg](growth.svg).\n"
+    )?;
+    writeln!(
+        text,
+        "| board | squares | nodes | seconds | x one row fewer | x one column fewer | predicted by rows | predicted by columns |\n\
+         | --- | --- | --- | --- | --- | --- | --- | --- |"
+    )?;
+    let tests = backtests(&costs);
+    let prediction = |board, route| {
+        tests
+            .iter()
+            .find(|t| t.board == board && t.route == route)
+            .map_or("-".to_string(), |t| {
+                format!(
+                    "{} ({:.2}x)",
+                    scientific(t.predicted),
+                    t.predicted / t.measured
+                )
+            })
+    };
+    for (&(w, h), cost) in &costs {
+        let factor = |smaller: (u32, u32)| {
+            costs
+                .get(&smaller)
+                .map_or("-".to_string(), |s| format!("{:.0}", cost.nodes / s.nodes))
+        };
+        writeln!(
+            text,
+            "| {} | {} | {} | {:.2} | {} | {} | {} | {} |",
+            board_name((w, h)),
+            w * h,
+            thousands(cost.nodes as u64),
+            cost.seconds,
+            factor((w, h - 1)),
+            factor((w - 1, h)),
+            prediction((w, h), Route::Row),
+            prediction((w, h), Route::Column),
+        )?;
+    }
+    // The spread of predicted over measured: how far off the method has been.
+    let ratios: Vec<f64> = tests.iter().map(|t| t.predicted / t.measured).collect();
+    let low = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+    let high = ratios.iter().copied().fold(0.0f64, f64::max);
+    if !ratios.is_empty() {
+        writeln!(
+            text,
+            "\nOver {} such predictions the predicted nodes were {:.2} to {:.2} times the\n\
+             measured ones (in brackets above). The projections below are widened both\n\
+             ways by the worst of these misses; with so few boards to learn from, and\n\
+             factors that rise with the width, take them as an order of magnitude.\n",
+            ratios.len(),
+            low,
+            high
+        )?;
+    }
+    let mut open = Vec::new();
+    let found = campaigns(dir)?;
+    if !found.is_empty() {
+        writeln!(
+            text,
+            "## Campaigns\n\n\
+             Long solves under way (`scripts/campaign.sh BOARD SECONDS` runs or continues\n\
+             one in `campaigns/BOARD`, out of git, and writes its status here as\n\
+             `<board>-campaign.json` and its root numbers over time as\n\
+             `<board>-campaign.svg`). The projection is the growth's prediction for the\n\
+             board's whole solve, widened by the uncertainty above, in nodes and in\n\
+             hours at the campaign's own speed so far (a campaign's nodes also count\n\
+             what its jobs searched again after the table forgot it, so they run above\n\
+             one solve's).\n\n\
+             | board | status | runs | hours | nodes | nodes/s | stored positions | store MiB | root pn | root dn | projected nodes | projected hours |\n\
+             | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+        )?;
+    }
+    for (board, json) in &found {
+        let Ok(parsed) = board.parse::<breakthrough_engine::Board>() else {
+            continue;
+        };
+        let size = (parsed.width(), parsed.height());
+        let nodes = json["nodes"].as_f64().unwrap_or(0.0);
+        let seconds = json["seconds"].as_f64().unwrap_or(0.0);
+        let rate = nodes / seconds.max(1e-9);
+        let estimates: Vec<f64> = [Route::Row, Route::Column]
+            .into_iter()
+            .filter_map(|route| predict(&costs, size, route))
+            .collect();
+        let (projected_nodes, projected_hours) = if estimates.is_empty() || ratios.is_empty() {
+            ("-".to_string(), "-".to_string())
+        } else {
+            // Widened both ways by the worst miss so far, and never below the nodes
+            // the campaign has already spent.
+            let miss = high.max(1.0 / low);
+            let least = (estimates.iter().copied().fold(f64::INFINITY, f64::min) / miss).max(nodes);
+            let most = (estimates.iter().copied().fold(0.0f64, f64::max) * miss).max(nodes);
+            (
+                format!("{} to {}", scientific(least), scientific(most)),
+                format!(
+                    "{:.1} to {:.1}",
+                    least / rate.max(1.0) / 3600.0,
+                    most / rate.max(1.0) / 3600.0
+                ),
+            )
+        };
+        let solved = json["status"] == "solved";
+        open.push(Open {
+            board: size,
+            nodes,
+            seconds,
+            solved,
+        });
+        writeln!(
+            text,
+            "| [{board}]({board}-campaign.svg) | {} | {} | {:.1} | {} | {} | {} | {:.1} | {} | {} | {projected_nodes} | {projected_hours} |",
+            if solved { "solved" } else { "open" },
+            json["runs"].as_array().map_or(0, Vec::len),
+            seconds / 3600.0,
+            thousands(nodes as u64),
+            thousands(rate as u64),
+            json["stored"],
+            json["store_bytes"].as_f64().unwrap_or(0.0) / f64::from(1 << 20),
+            json["root_proof"],
+            json["root_disproof"],
+        )?;
+    }
+    if !found.is_empty() {
+        writeln!(text)?;
+    }
+    let path = dir.join("growth.svg");
+    std::fs::write(&path, picture(&costs, &open)?)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+/// Nodes (log scale) against rows, one line per width; open campaigns' nodes so
+/// far as hollow marks with an arrow up (a lower bound).
+fn picture(costs: &Costs, open: &[Open]) -> anyhow::Result<String> {
+    let (width, height) = (800.0, 420.0);
+    let (left, right, top, bottom) = (70.0, 660.0, 50.0, 370.0);
+    let mut svg = svg_start(width, height)?;
+    writeln!(
+        svg,
+        r#"<text x="20" y="24" font-size="15">Nodes to solve the start position against rows, one line per width (log scale)</text>"#
+    )?;
+    let heights = costs
+        .keys()
+        .map(|k| k.1)
+        .chain(open.iter().map(|o| o.board.1));
+    let (min_h, max_h) = heights.fold((u32::MAX, 0), |(lo, hi), h| (lo.min(h), hi.max(h)));
+    if min_h > max_h {
+        writeln!(svg, "</svg>")?;
+        return Ok(svg);
+    }
+    let most = costs
+        .values()
+        .map(|c| c.nodes)
+        .chain(open.iter().map(|o| o.nodes))
+        .fold(10.0f64, f64::max);
+    let decades = most.log10().ceil();
+    let span = f64::from((max_h - min_h).max(1));
+    let x_of = |h: u32| left + (right - left) * f64::from(h - min_h) / span;
+    let y_of = |n: f64| bottom - (bottom - top) * n.max(1.0).log10() / decades;
+    writeln!(
+        svg,
+        r##"<rect x="{left}" y="{top}" width="{}" height="{}" fill="none" stroke="#999"/>"##,
+        right - left,
+        bottom - top
+    )?;
+    for d in 0..=decades as i32 {
+        let y = y_of(10f64.powi(d));
+        writeln!(
+            svg,
+            r##"<text x="{}" y="{}" text-anchor="end">1e{d}</text><line x1="{left}" x2="{right}" y1="{y}" y2="{y}" stroke="#eee"/>"##,
+            left - 4.0,
+            y + 3.0
+        )?;
+    }
+    for h in min_h..=max_h {
+        writeln!(
+            svg,
+            r#"<text x="{}" y="{}" text-anchor="middle">{h} rows</text>"#,
+            x_of(h),
+            bottom + 16.0
+        )?;
+    }
+    let colours = [
+        "#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d",
+    ];
+    let widths: Vec<u32> = {
+        let mut w: Vec<u32> = costs
+            .keys()
+            .map(|k| k.0)
+            .chain(open.iter().map(|o| o.board.0))
+            .collect();
+        w.sort_unstable();
+        w.dedup();
+        w
+    };
+    for (i, &w) in widths.iter().enumerate() {
+        let colour = colours[i % colours.len()];
+        let points: Vec<(f64, f64)> = costs
+            .iter()
+            .filter(|(k, _)| k.0 == w)
+            .map(|(k, c)| (x_of(k.1), y_of(c.nodes)))
+            .collect();
+        let line: Vec<String> = points
+            .iter()
+            .map(|(x, y)| format!("{x:.1},{y:.1}"))
+            .collect();
+        writeln!(
+            svg,
+            r#"<polyline fill="none" stroke="{colour}" stroke-width="1.5" points="{}"/>"#,
+            line.join(" ")
+        )?;
+        for (x, y) in &points {
+            writeln!(
+                svg,
+                r#"<circle cx="{x:.1}" cy="{y:.1}" r="3" fill="{colour}"/>"#
+            )?;
+        }
+        for o in open.iter().filter(|o| o.board.0 == w && !o.solved) {
+            let (x, y) = (x_of(o.board.1), y_of(o.nodes));
+            writeln!(
+                svg,
+                r#"<circle cx="{x:.1}" cy="{y:.1}" r="4" fill="white" stroke="{colour}" stroke-width="1.5"/><line x1="{x:.1}" x2="{x:.1}" y1="{y:.1}" y2="{:.1}" stroke="{colour}"/><text x="{:.1}" y="{:.1}">{} so far ({:.1} h)</text>"#,
+                y - 18.0,
+                x + 6.0,
+                y - 8.0,
+                board_name(o.board),
+                o.seconds / 3600.0
+            )?;
+        }
+        let legend_y = top + 14.0 * i as f64;
+        writeln!(
+            svg,
+            r#"<line x1="{}" x2="{}" y1="{legend_y}" y2="{legend_y}" stroke="{colour}" stroke-width="2"/><text x="{}" y="{}">{w} columns</text>"#,
+            right + 15.0,
+            right + 35.0,
+            right + 40.0,
+            legend_y + 3.0
+        )?;
+    }
+    writeln!(
+        svg,
+        r#"<text x="{}" y="{}">hollow: an open campaign's nodes so far</text>"#,
+        left,
+        bottom + 36.0
+    )?;
+    writeln!(svg, "</svg>")?;
+    Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn costs_of(boards: &[((u32, u32), f64)]) -> Costs {
+        boards
+            .iter()
+            .map(|&(b, nodes)| {
+                (
+                    b,
+                    Cost {
+                        nodes,
+                        seconds: 1.0,
+                    },
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_straight_line_is_extended_exactly() {
+        assert_eq!(extend(&[(3.0, 1.0)], 5.0), None);
+        let y = extend(&[(3.0, 1.0), (4.0, 2.0), (5.0, 3.0)], 7.0).unwrap();
+        assert!((y - 5.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn growth_that_is_geometric_is_predicted_exactly() {
+        // Nodes = 10^(w*h - 8): every row factor of width w is 10^w, every column
+        // factor of height h is 10^h; both routes must find 6x6 exactly.
+        let boards: Vec<((u32, u32), f64)> = (3..=6)
+            .flat_map(|w| (4..=6).map(move |h| (w, h)))
+            .filter(|&b| b != (6, 6))
+            .map(|(w, h)| ((w, h), 10f64.powi((w * h) as i32 - 8)))
+            .collect();
+        let costs = costs_of(&boards);
+        for route in [Route::Row, Route::Column] {
+            let predicted = predict(&costs, (6, 6), route).unwrap();
+            assert!((predicted.log10() - 28.0).abs() < 1e-9, "{route:?}");
+        }
+        // Without a smaller neighbour there is no prediction.
+        assert_eq!(predict(&costs, (8, 6), Route::Row), None);
+        assert!(backtests(&costs)
+            .iter()
+            .all(|t| (t.predicted / t.measured - 1.0).abs() < 1e-9));
+    }
+}
