@@ -150,6 +150,8 @@ struct Open {
     nodes: f64,
     seconds: f64,
     solved: bool,
+    /// The projection of its whole cost in nodes: least and most.
+    projected: Option<(f64, f64)>,
 }
 
 /// The campaigns' status files, `<board>-campaign.json`, in `dir`.
@@ -265,22 +267,24 @@ pub fn section(dir: &Path, results: &[Solved], text: &mut String) -> anyhow::Res
             .into_iter()
             .filter_map(|route| predict(&costs, size, route))
             .collect();
-        let (projected_nodes, projected_hours) = if estimates.is_empty() || ratios.is_empty() {
-            ("-".to_string(), "-".to_string())
-        } else {
-            // Widened both ways by the worst miss so far, and never below the nodes
-            // the campaign has already spent.
+        // Widened both ways by the worst miss so far, and never below the nodes the
+        // campaign has already spent.
+        let projected = (!estimates.is_empty() && !ratios.is_empty()).then(|| {
             let miss = high.max(1.0 / low);
-            let least = (estimates.iter().copied().fold(f64::INFINITY, f64::min) / miss).max(nodes);
-            let most = (estimates.iter().copied().fold(0.0f64, f64::max) * miss).max(nodes);
-            (
+            let least = estimates.iter().copied().fold(f64::INFINITY, f64::min) / miss;
+            let most = estimates.iter().copied().fold(0.0f64, f64::max) * miss;
+            (least.max(nodes), most.max(nodes))
+        });
+        let (projected_nodes, projected_hours) = match projected {
+            None => ("-".to_string(), "-".to_string()),
+            Some((least, most)) => (
                 format!("{} to {}", scientific(least), scientific(most)),
                 format!(
                     "{:.1} to {:.1}",
                     least / rate.max(1.0) / 3600.0,
                     most / rate.max(1.0) / 3600.0
                 ),
-            )
+            ),
         };
         let solved = json["status"] == "solved";
         open.push(Open {
@@ -288,6 +292,7 @@ pub fn section(dir: &Path, results: &[Solved], text: &mut String) -> anyhow::Res
             nodes,
             seconds,
             solved,
+            projected,
         });
         writeln!(
             text,
@@ -334,7 +339,7 @@ fn picture(costs: &Costs, open: &[Open]) -> anyhow::Result<String> {
     let most = costs
         .values()
         .map(|c| c.nodes)
-        .chain(open.iter().map(|o| o.nodes))
+        .chain(open.iter().map(|o| o.projected.map_or(o.nodes, |p| p.1)))
         .fold(10.0f64, f64::max);
     let decades = most.log10().ceil();
     let span = f64::from((max_h - min_h).max(1));
@@ -400,6 +405,15 @@ fn picture(costs: &Costs, open: &[Open]) -> anyhow::Result<String> {
         }
         for o in open.iter().filter(|o| o.board.0 == w && !o.solved) {
             let (x, y) = (x_of(o.board.1), y_of(o.nodes));
+            if let Some((least, most)) = o.projected {
+                writeln!(
+                    svg,
+                    r#"<rect x="{:.1}" y="{:.1}" width="6" height="{:.1}" fill="{colour}" fill-opacity="0.25" stroke="{colour}" stroke-dasharray="3,2"/>"#,
+                    x - 3.0,
+                    y_of(most),
+                    (y_of(least) - y_of(most)).max(1.0)
+                )?;
+            }
             writeln!(
                 svg,
                 r#"<circle cx="{x:.1}" cy="{y:.1}" r="4" fill="white" stroke="{colour}" stroke-width="1.5"/><line x1="{x:.1}" x2="{x:.1}" y1="{y:.1}" y2="{:.1}" stroke="{colour}"/><text x="{:.1}" y="{:.1}">{} so far ({:.1} h)</text>"#,
@@ -422,7 +436,7 @@ fn picture(costs: &Costs, open: &[Open]) -> anyhow::Result<String> {
     }
     writeln!(
         svg,
-        r#"<text x="{}" y="{}">hollow: an open campaign's nodes so far</text>"#,
+        r#"<text x="{}" y="{}">hollow: an open campaign's nodes so far; shaded bar: the projection of its whole cost</text>"#,
         left,
         bottom + 36.0
     )?;
