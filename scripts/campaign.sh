@@ -2,7 +2,8 @@
 # Runs (or continues) the campaign of a board's start position in campaigns/<board>
 # (kept out of git), for at most SECONDS (default 3000), then prints its status
 # and records it in results/<board>-campaign.json and results/<board>-campaign.svg
-# (the root's numbers over time), for `scripts/results-readme.sh`. Run it again to
+# (the root's numbers over time), for `scripts/results-readme.sh`; once solved, its
+# certificate is verified and its result.json becomes results/<board>.json. Run it again to
 # go on; a campaign whose directory is lost starts again from scratch with the same
 # command. Extra arguments go to `campaign run` (--threads, --tt-mb, ...). Exit
 # code: 0 solved (the certificate is verified), 3 not yet.
@@ -18,11 +19,13 @@ dir=campaigns/$board
 mkdir -p campaigns
 status=0
 $bin campaign run "$dir" "$board" --time-limit "$seconds" --quiet "$@" || status=$?
+if [ "$status" -eq 0 ]; then
+  $bin verify "$dir"
+  # The answer joins the results table (its certificate stays in the campaign).
+  cp "$dir/result.json" "results/$board.json"
+fi
 $bin campaign status "$dir"
 $bin campaign status "$dir" --json > "results/$board-campaign.json.tmp"
 mv "results/$board-campaign.json.tmp" "results/$board-campaign.json"
 cp "$dir/numbers.svg" "results/$board-campaign.svg"
-if [ "$status" -eq 0 ]; then
-  $bin verify "$dir"
-fi
 exit "$status"

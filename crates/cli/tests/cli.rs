@@ -568,18 +568,38 @@ fn reproduce_and_report_from_a_results_directory() {
     assert!(readme.contains("## Growth with the board"), "{readme}");
     let growth = std::fs::read_to_string(dir.join("growth.svg")).unwrap();
     assert!(growth.trim_end().ends_with("</svg>"));
+    // Reproduce: a solved campaign's result is compared, an open one listed.
+    std::fs::copy(campaign.join("result.json"), dir.join("3x5.json")).unwrap();
+    let open = dir.join("campaign-4x5");
+    let open_path = open.to_str().unwrap();
+    let output = run(&[
+        "campaign",
+        "run",
+        open_path,
+        "4x5",
+        "--time-limit",
+        "0.01",
+        "-q",
+    ]);
+    assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
+    let status = run(&["campaign", "status", open_path, "--json"]);
+    std::fs::write(dir.join("4x5-campaign.json"), status.stdout).unwrap();
     published(&format!(
-        "{}, {}",
+        "{}, {}, {}",
         entry("4x4", "second"),
-        entry("3x5", "second")
+        entry("3x5", "second"),
+        entry("4x5", "second")
     ));
     let output = run(&["reproduce", "--results", d]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    assert!(
-        stdout(&output).contains("not solved here yet"),
-        "{}",
-        stdout(&output)
-    );
+    let printed = stdout(&output);
+    assert!(printed.contains("second by a campaign"), "{printed}");
+    assert!(printed.contains("not solved here yet"), "{printed}");
+    // A campaign's answer that contradicts the published one is a failure.
+    published(&entry("3x5", "first"));
+    let output = run(&["reproduce", "--results", d]);
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    assert!(stdout(&output).contains("second (!) by a campaign"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

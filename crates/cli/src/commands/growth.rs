@@ -17,7 +17,7 @@ use std::path::Path;
 use anyhow::Context;
 use serde_json::Value;
 
-use super::report::{svg_start, thousands, Solved};
+use super::report::{plain, svg_start, thousands, Solved};
 
 /// The cost of one solved board.
 #[derive(Clone, Copy, Debug)]
@@ -173,8 +173,26 @@ pub fn campaigns(dir: &Path) -> anyhow::Result<Vec<(String, Value)>> {
     Ok(found)
 }
 
-/// Writes the growth and campaign sections into `text`, and `dir/growth.svg`.
-pub fn section(dir: &Path, results: &[Solved], text: &mut String) -> anyhow::Result<()> {
+/// A factor with two significant digits.
+fn factor_text(x: f64) -> String {
+    if !x.is_finite() {
+        "-".to_string()
+    } else if x < 10.0 {
+        format!("{x:.1}")
+    } else {
+        let scale = 10f64.powi(x.log10().floor() as i32 - 1);
+        format!("{:.0}", (x / scale).round() * scale)
+    }
+}
+
+/// Writes the growth and campaign sections into `text`, and `dir/growth.svg`;
+/// `found` are the campaigns' status files ([`campaigns`]).
+pub fn section(
+    dir: &Path,
+    results: &[Solved],
+    found: &[(String, Value)],
+    text: &mut String,
+) -> anyhow::Result<()> {
     let costs = costs(results);
     writeln!(
         text,
@@ -206,15 +224,19 @@ pub fn section(dir: &Path, results: &[Solved], text: &mut String) -> anyhow::Res
         let factor = |smaller: (u32, u32)| {
             costs
                 .get(&smaller)
-                .map_or("-".to_string(), |s| format!("{:.0}", cost.nodes / s.nodes))
+                .map_or("-".to_string(), |s| factor_text(cost.nodes / s.nodes))
         };
         writeln!(
             text,
-            "| {} | {} | {} | {:.2} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
             board_name((w, h)),
             w * h,
             thousands(cost.nodes as u64),
-            cost.seconds,
+            if cost.seconds.is_finite() {
+                format!("{:.2}", cost.seconds)
+            } else {
+                "-".to_string()
+            },
             factor((w, h - 1)),
             factor((w - 1, h)),
             prediction((w, h), Route::Row),
@@ -229,16 +251,21 @@ pub fn section(dir: &Path, results: &[Solved], text: &mut String) -> anyhow::Res
         writeln!(
             text,
             "\nOver {} such predictions the predicted nodes were {:.2} to {:.2} times the\n\
-             measured ones (in brackets above). The projections below are widened both\n\
-             ways by the worst of these misses; with so few boards to learn from, and\n\
-             factors that rise with the width, take them as an order of magnitude.\n",
+             measured ones (in brackets above){}: few boards to learn from, and factors\n\
+             that rise with the width, so take a prediction as an order of magnitude.\n",
             ratios.len(),
             low,
-            high
+            high,
+            if low > 1.0 {
+                ", every one too high"
+            } else if high < 1.0 {
+                ", every one too low"
+            } else {
+                ""
+            }
         )?;
     }
     let mut open = Vec::new();
-    let found = campaigns(dir)?;
     if !found.is_empty() {
         writeln!(
             text,
@@ -246,16 +273,17 @@ pub fn section(dir: &Path, results: &[Solved], text: &mut String) -> anyhow::Res
              Long solves under way (`scripts/campaign.sh BOARD SECONDS` runs or continues\n\
              one in `campaigns/BOARD`, out of git, and writes its status here as\n\
              `<board>-campaign.json` and its root numbers over time as\n\
-             `<board>-campaign.svg`). The projection is the growth's prediction for the\n\
-             board's whole solve, widened by the uncertainty above, in nodes and in\n\
-             hours at the campaign's own speed so far (a campaign's nodes also count\n\
-             what its jobs searched again after the table forgot it, so they run above\n\
-             one solve's).\n\n\
-             | board | status | runs | hours | nodes | nodes/s | stored positions | store MiB | root pn | root dn | projected nodes | projected hours |\n\
+             `<board>-campaign.svg`). The projection is the growth's prediction of the\n\
+             nodes of the board's whole solve (what is spent included, and never less),\n\
+             widened both ways by the worst miss above, and the hours that takes at the\n\
+             campaign's own speed so far. It is a prediction of one solve's nodes: a\n\
+             campaign also counts what its jobs search again after the table forgot it,\n\
+             so its true cost runs higher.\n\n\
+             | board | status | runs | hours | nodes | nodes/s | stored positions | store MiB | root pn | root dn | projected whole nodes | projected whole hours |\n\
              | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
         )?;
     }
-    for (board, json) in &found {
+    for (board, json) in found {
         let Ok(parsed) = board.parse::<breakthrough_engine::Board>() else {
             continue;
         };
@@ -302,10 +330,10 @@ pub fn section(dir: &Path, results: &[Solved], text: &mut String) -> anyhow::Res
             seconds / 3600.0,
             thousands(nodes as u64),
             thousands(rate as u64),
-            json["stored"],
+            plain(&json["stored"]),
             json["store_bytes"].as_f64().unwrap_or(0.0) / f64::from(1 << 20),
-            json["root_proof"],
-            json["root_disproof"],
+            plain(&json["root_proof"]),
+            plain(&json["root_disproof"]),
         )?;
     }
     if !found.is_empty() {
@@ -341,7 +369,8 @@ fn picture(costs: &Costs, open: &[Open]) -> anyhow::Result<String> {
         .map(|c| c.nodes)
         .chain(open.iter().map(|o| o.projected.map_or(o.nodes, |p| p.1)))
         .fold(10.0f64, f64::max);
-    let decades = most.log10().ceil();
+    // At most 1e30: a runaway projection must not make the axis endless.
+    let decades = most.log10().ceil().clamp(1.0, 30.0);
     let span = f64::from((max_h - min_h).max(1));
     let x_of = |h: u32| left + (right - left) * f64::from(h - min_h) / span;
     let y_of = |n: f64| bottom - (bottom - top) * n.max(1.0).log10() / decades;

@@ -63,7 +63,8 @@ pub fn read_results(dir: &Path) -> anyhow::Result<Vec<Solved>> {
         let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
             continue;
         };
-        if !name.ends_with(".json") || name == "published.json" {
+        if !name.ends_with(".json") || name == "published.json" || name.ends_with("-campaign.json")
+        {
             continue;
         }
         let text = std::fs::read_to_string(&path)?;
@@ -88,6 +89,11 @@ pub fn read_results(dir: &Path) -> anyhow::Result<Vec<Solved>> {
     Ok(results)
 }
 
+/// Whether a result's certificate is kept beside it, `<board>.cert`.
+fn cert_kept(dir: &Path, result: &Solved) -> bool {
+    dir.join(format!("{}.cert", result.board)).exists()
+}
+
 /// The published results (`published.json`), by board.
 pub fn read_published(dir: &Path) -> anyhow::Result<Vec<Value>> {
     let path = dir.join("published.json");
@@ -107,6 +113,23 @@ pub fn order(winner: &str) -> &'static str {
         "white" => "first",
         "black" => "second",
         _ => "unknown",
+    }
+}
+
+/// A number with `digits` decimals, or "-" where the file has none.
+pub fn decimal(value: &Value, digits: usize) -> String {
+    value
+        .as_f64()
+        .filter(|x| x.is_finite())
+        .map_or("-".to_string(), |x| format!("{x:.digits$}"))
+}
+
+/// A plain JSON value as text ("-" for none), without a string's quotes.
+pub fn plain(value: &Value) -> String {
+    match value {
+        Value::Null => "-".to_string(),
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
     }
 }
 
@@ -173,20 +196,16 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
             });
         writeln!(
             text,
-            "| [{board}]({board}.svg) | {} player ({winner}) | {} | {} | {line} | {} | {:.2} | {:.1} | {} | {}{} | {published_here} | {} |",
+            "| [{board}]({board}.svg) | {} player ({winner}) | {} | {} | {line} | {} | {} | {} | {} | {}{} | {published_here} | {} |",
             order(winner),
             json["best_move"].as_str().unwrap_or(""),
             json["length"].as_u64().map_or("-".to_string(), |plies| plies.to_string()),
             thousands(stats["nodes"].as_u64().unwrap_or(0)),
-            stats["seconds"].as_f64().unwrap_or(f64::NAN),
-            stats["wall_seconds"].as_f64().unwrap_or(f64::NAN),
-            stats["threads"],
+            decimal(&stats["seconds"], 2),
+            decimal(&stats["wall_seconds"], 1),
+            plain(&stats["threads"]),
             json["proof"]["bytes"].as_u64().map_or("-".to_string(), thousands),
-            if dir.join(format!("{}.cert", result.board)).exists() {
-                ""
-            } else {
-                " (not kept)"
-            },
+            if cert_kept(dir, result) { "" } else { " (not kept)" },
             json["machine"].as_str().unwrap_or("-"),
             board = result.board,
         )?;
@@ -196,9 +215,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
     }
     let not_kept: Vec<&Solved> = results
         .iter()
-        .filter(|r| {
-            r.json["proof"]["bytes"].is_u64() && !dir.join(format!("{}.cert", r.board)).exists()
-        })
+        .filter(|r| r.json["proof"]["bytes"].is_u64() && !cert_kept(dir, r))
         .collect();
     if !not_kept.is_empty() {
         writeln!(
@@ -221,13 +238,14 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
     }
     // Beside the table here and in the main README.
     writeln!(text)?;
-    beside_published(dir, &results, &published, &mut text)?;
+    let campaigns = super::growth::campaigns(dir)?;
+    beside_published(dir, &results, &published, &campaigns, &mut text)?;
     let table = text[table_start..].to_string();
     writeln!(text, "\n## Pictures\n")?;
     for result in &results {
         writeln!(text, "### {}\n\n![{0}]({0}.svg)\n", result.board)?;
     }
-    super::growth::section(dir, &results, &mut text)?;
+    super::growth::section(dir, &results, &campaigns, &mut text)?;
     scaling_section(dir, &mut text)?;
     writeln!(text, "## Published results\n")?;
     for p in &published {
@@ -270,9 +288,9 @@ fn beside_published(
     dir: &Path,
     results: &[Solved],
     published: &[Value],
+    campaigns: &[(String, Value)],
     text: &mut String,
 ) -> anyhow::Result<()> {
-    let campaigns = super::growth::campaigns(dir)?;
     writeln!(
         text,
         "### Beside the published solves\n\n\
@@ -286,39 +304,39 @@ fn beside_published(
         let board = p["board"].as_str().unwrap_or("?");
         let theirs = format!(
             "| {board} | {} | {} {} | {} | {} | {} |",
-            p["winner"].as_str().unwrap_or("?"),
-            p["authors"].as_str().unwrap_or("?"),
-            p["year"],
-            p["seconds"]
-                .as_f64()
-                .map_or("-".to_string(), |s| format!("{s}")),
-            p["cores"]
-                .as_u64()
-                .map_or("-".to_string(), |c| c.to_string()),
+            plain(&p["winner"]),
+            plain(&p["authors"]),
+            plain(&p["year"]),
+            plain(&p["seconds"]),
+            plain(&p["cores"]),
             p["memory_gb"]
                 .as_f64()
                 .map_or("-".to_string(), |gb| format!("{gb} GB")),
         );
         let ours = if let Some(result) = results.iter().find(|r| r.board == board) {
             let stats = &result.json["stats"];
+            let gigabytes = stats["peak_memory_mb"].as_f64().map(|mb| mb / 1024.0);
             format!(
-                " {:.1} | {} | {:.2} GB | certificate, {} bytes |",
-                stats["wall_seconds"].as_f64().unwrap_or(f64::NAN),
-                stats["threads"],
-                stats["peak_memory_mb"].as_f64().unwrap_or(f64::NAN) / 1024.0,
-                result.json["proof"]["bytes"]
-                    .as_u64()
-                    .map_or("-".to_string(), thousands),
+                " {} | {} | {} GB | {} |",
+                decimal(&stats["wall_seconds"], 1),
+                plain(&stats["threads"]),
+                decimal(&Value::from(gigabytes), 2),
+                match result.json["proof"]["bytes"].as_u64() {
+                    None => "-".to_string(),
+                    Some(n) if cert_kept(dir, result) =>
+                        format!("certificate, {} bytes", thousands(n)),
+                    Some(n) => format!("certificate, {} bytes (not kept)", thousands(n)),
+                },
             )
         } else if let Some((_, json)) = campaigns.iter().find(|(b, _)| b == board) {
             let threads = json["runs"]
                 .as_array()
                 .and_then(|runs| runs.iter().filter_map(|r| r["threads"].as_u64()).max())
-                .unwrap_or(0);
+                .map_or("-".to_string(), |t| t.to_string());
             format!(
-                " {:.0} so far, not solved yet (campaign) | {threads} | - | {} positions stored so far |",
-                json["seconds"].as_f64().unwrap_or(f64::NAN),
-                json["stored"],
+                " {} so far, not solved yet (campaign) | {threads} | - | {} positions stored so far |",
+                decimal(&json["seconds"], 0),
+                plain(&json["stored"]),
             )
         } else {
             " - | - | - | - |".to_string()

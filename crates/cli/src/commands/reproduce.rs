@@ -15,8 +15,9 @@ use super::report::{order, read_published, read_results};
 /// published and our results. Where a published result gives the game's length
 /// under perfect play (`plies`), the solve finds it too (`--length`), and its
 /// certificate proves it; the published opening is printed beside ours. Exit code
-/// 1 on any mismatch or failed proof. A published board with a campaign under way
-/// (RESULTS/<board>-campaign.json) and no result of ours yet is listed, not solved.
+/// 1 on any mismatch or failed proof. A published board with a campaign
+/// (RESULTS/<board>-campaign.json, as 5x6) is listed with where its campaign stands,
+/// not solved again (`breakthrough verify` checks a solved campaign's certificate).
 #[derive(Debug, Args)]
 pub struct ReproduceArgs {
     /// Skip boards whose solve in RESULTS/<board>.json took more than a minute.
@@ -76,15 +77,42 @@ pub fn run(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
         let cores = entry["cores"]
             .as_u64()
             .map_or("-".to_string(), |c| c.to_string());
-        // A board under way as a campaign (5x6) is beyond one solve.
+        // A board with a campaign (5x6) is beyond one solve: say where it stands.
         let campaign = args.results.join(format!("{board}-campaign.json"));
-        let skip = if before.is_none() && campaign.exists() {
-            Some(format!(
-                "not solved here yet: a campaign, {}",
-                campaign.display()
-            ))
+        let skip = if campaign.exists() {
+            let status = std::fs::read_to_string(&campaign)
+                .ok()
+                .and_then(|text| serde_json::from_str::<Value>(&text).ok());
+            Some(match status {
+                Some(status) if status["status"] == "solved" => {
+                    // Its result.json, copied here by scripts/campaign.sh.
+                    let winner = ours_before
+                        .iter()
+                        .find(|r| r.board == board)
+                        .map_or("unknown", |r| {
+                            order(r.json["winner"].as_str().unwrap_or(""))
+                        });
+                    if winner != expected {
+                        failures += 1;
+                    }
+                    format!(
+                        "{}{} by a campaign ({}; too big for one solve)",
+                        winner,
+                        if winner == expected { "" } else { " (!)" },
+                        campaign.display()
+                    )
+                }
+                Some(_) => format!("not solved here yet: a campaign, {}", campaign.display()),
+                None => {
+                    failures += 1;
+                    format!("{} is not JSON", campaign.display())
+                }
+            })
         } else if args.quick && !matches!(before, Some(s) if s <= 60.0) {
-            Some("skipped".to_string())
+            Some(format!(
+                "{:<10} {:<11} {:<9} {:>10} {:>8} {:>13} {published_seconds:>12} {cores:>6}",
+                "skipped", "", "", "", "", ""
+            ))
         } else {
             None
         };
