@@ -209,7 +209,9 @@ fn inflate(compressed: &[u8], length: u64) -> Result<Vec<u8>, FormatError> {
 }
 
 fn deflate(stream: &[u8], out: Vec<u8>) -> Vec<u8> {
-    let mut encoder = ZlibEncoder::new(out, Compression::best());
+    // Level 3: on a 61 MB stream of a 4x7 campaign's part, 1.04x the bytes of level
+    // 9 in a sixth of the time (level 9 made writing proofs a campaign's main cost).
+    let mut encoder = ZlibEncoder::new(out, Compression::new(3));
     encoder.write_all(stream).expect("Vec never fails");
     encoder.finish().expect("Vec never fails")
 }
