@@ -67,37 +67,41 @@ enum Route {
     Column,
 }
 
-/// Predicted nodes of `width x height` by `route`, from smaller solved boards only.
-fn predict(costs: &Costs, (width, height): (u32, u32), route: Route) -> Option<f64> {
-    // `step(w, h)`: the smaller neighbour of w x h along the route.
-    let step = |w: u32, h: u32| match route {
-        Route::Row => (w, h - 1),
-        Route::Column => (w - 1, h),
-    };
-    let base = costs.get(&step(width, height))?.nodes;
+impl Route {
+    /// The smaller neighbour of `board` along the route.
+    fn step(self, (w, h): (u32, u32)) -> (u32, u32) {
+        match self {
+            Route::Row => (w, h - 1),
+            Route::Column => (w - 1, h),
+        }
+    }
+
+    /// `board` as (the size the factor is extended over, the size it keeps): the
+    /// row factor runs over widths at one height, the column factor the other way.
+    fn split(self, (w, h): (u32, u32)) -> (u32, u32) {
+        match self {
+            Route::Row => (w, h),
+            Route::Column => (h, w),
+        }
+    }
+}
+
+/// Predicted nodes of `board` by `route`, from smaller solved boards only.
+fn predict(costs: &Costs, board: (u32, u32), route: Route) -> Option<f64> {
+    let base = costs.get(&route.step(board))?.nodes;
+    let (x, kept) = route.split(board);
+    // The same step at a smaller size across.
     let points: Vec<(f64, f64)> = costs
         .iter()
-        .filter_map(|(&(w, h), cost)| {
-            // Same step at a smaller width (row route) or height (column route).
-            let (along, across) = match route {
-                Route::Row => (h == height, w < width),
-                Route::Column => (w == width, h < height),
-            };
-            if !(along && across) {
+        .filter_map(|(&other, cost)| {
+            let (other_x, other_kept) = route.split(other);
+            if other_kept != kept || other_x >= x {
                 return None;
             }
-            let smaller = costs.get(&step(w, h))?;
-            let x = match route {
-                Route::Row => w,
-                Route::Column => h,
-            };
-            Some((f64::from(x), (cost.nodes / smaller.nodes).log10()))
+            let smaller = costs.get(&route.step(other))?;
+            Some((f64::from(other_x), (cost.nodes / smaller.nodes).log10()))
         })
         .collect();
-    let x = match route {
-        Route::Row => width,
-        Route::Column => height,
-    };
     Some(base * 10f64.powf(extend(&points, f64::from(x))?))
 }
 
