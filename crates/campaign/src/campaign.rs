@@ -15,7 +15,7 @@ use crate::dag::{Dag, State, LOST, WON};
 use crate::error::{write_durably, CampaignError};
 use crate::spec::{Spec, SPEC_FILE};
 use crate::store::{part_path, Store};
-use crate::transport::{Job, Local, Report, Transport, WorkerSettings};
+use crate::transport::{Job, Local, Outcome, Report, Transport, WorkerSettings};
 
 /// How to run (these may change from one run to the next).
 #[derive(Clone, Debug)]
@@ -35,6 +35,9 @@ pub struct RunOptions {
     /// For tests: end the run cleanly after this many jobs, as a stop request
     /// would (a moment that does not depend on the machine's speed).
     pub stop_after_jobs: Option<u64>,
+    /// A benchmark of the master: the workers answer every job at once, without a
+    /// search (see [`crate::transport::echo`]).
+    pub echo_jobs: bool,
 }
 
 impl Default for RunOptions {
@@ -47,6 +50,7 @@ impl Default for RunOptions {
             stop: Arc::new(AtomicBool::new(false)),
             crash_after_jobs: None,
             stop_after_jobs: None,
+            echo_jobs: false,
         }
     }
 }
@@ -228,8 +232,26 @@ impl Campaign {
         &self.checkpoint
     }
 
-    /// Runs the campaign until the root is solved, the time limit, or a stop
-    /// request; calls `observer` about twice a second.
+    /// The settings every job of this campaign runs with.
+    pub fn worker_settings(&self) -> WorkerSettings {
+        WorkerSettings {
+            knowledge: if self.spec.patterns {
+                Knowledge {
+                    patterns: true,
+                    race_moves: self.spec.race_moves,
+                }
+            } else {
+                Knowledge::NONE
+            },
+            inverse_epsilon: self.spec.inverse_epsilon,
+            halt: Arc::new(AtomicBool::new(false)),
+            echo: false,
+        }
+    }
+
+    /// Runs the campaign on worker threads of this process until the root is
+    /// solved, the time limit, or a stop request; calls `observer` about twice a
+    /// second.
     pub fn run(
         &mut self,
         options: &RunOptions,
@@ -243,39 +265,53 @@ impl Campaign {
             self.warm_entries = entries.len() as u64;
         }
         let settings = WorkerSettings {
-            knowledge: if self.spec.patterns {
-                Knowledge {
-                    patterns: true,
-                    race_moves: self.spec.race_moves,
-                }
-            } else {
-                Knowledge::NONE
-            },
-            inverse_epsilon: self.spec.inverse_epsilon,
-            halt: Arc::new(AtomicBool::new(false)),
+            echo: options.echo_jobs,
+            ..self.worker_settings()
         };
         let result = std::thread::scope(|scope| {
             let mut transport = Local::start(scope, options.threads, &table, &settings);
-            let result = self.master(&mut transport, options, &settings.halt, observer);
+            let result = self.master(&mut transport, options, observer);
             // Whatever happened, the workers must end for the scope to.
-            settings.halt.store(true, Ordering::Relaxed);
+            transport.halt();
             transport.close();
             result
         });
         let end = result?;
-        if end == RunEnd::Running {
-            return Ok(RunOutcome::Crashed);
+        match end {
+            RunEnd::Running | RunEnd::Solved => {}
+            _ => {
+                let entries = table.entries(crate::warm::MIN_WORK, crate::warm::MAX_ENTRIES);
+                // Only a cache: a failure to save it is told, not fatal.
+                self.warm_error = crate::warm::save(&self.dir, &entries)
+                    .err()
+                    .map(|err| err.to_string());
+            }
         }
-        if end != RunEnd::Solved {
-            let entries = table.entries(crate::warm::MIN_WORK, crate::warm::MAX_ENTRIES);
-            // Only a cache: a failure to save it is told, not fatal.
-            self.warm_error = crate::warm::save(&self.dir, &entries)
-                .err()
-                .map(|err| err.to_string());
-            return Ok(RunOutcome::Stopped(end));
+        if end == RunEnd::Solved {
+            crate::warm::remove(&self.dir);
         }
-        crate::warm::remove(&self.dir);
-        Ok(RunOutcome::Solved(Box::new(self.settle()?)))
+        self.outcome(end)
+    }
+
+    /// Runs the campaign over another transport (worker processes, say), as
+    /// [`Campaign::run`] does over threads; `options.threads` and `table_mb` are then
+    /// only recorded (the workers' own). The caller ends the workers afterwards.
+    pub fn run_over(
+        &mut self,
+        transport: &mut dyn Transport,
+        options: &RunOptions,
+        observer: &mut dyn FnMut(&Figures),
+    ) -> Result<RunOutcome, CampaignError> {
+        let end = self.master(transport, options, observer)?;
+        self.outcome(end)
+    }
+
+    fn outcome(&mut self, end: RunEnd) -> Result<RunOutcome, CampaignError> {
+        match end {
+            RunEnd::Running => Ok(RunOutcome::Crashed),
+            RunEnd::Solved => Ok(RunOutcome::Solved(Box::new(self.settle()?))),
+            end => Ok(RunOutcome::Stopped(end)),
+        }
     }
 
     /// The master loop: hands out jobs, takes in reports, checkpoints. Returns how
@@ -284,7 +320,6 @@ impl Campaign {
         &mut self,
         transport: &mut dyn Transport,
         options: &RunOptions,
-        halt: &AtomicBool,
         observer: &mut dyn FnMut(&Figures),
     ) -> Result<RunEnd, CampaignError> {
         let started = Instant::now();
@@ -347,6 +382,7 @@ impl Campaign {
                     position,
                     max_nodes: self.spec.job_nodes,
                     thresholds,
+                    home: run.homes.get(&leaf).copied(),
                 });
                 next_job += 1;
             }
@@ -372,8 +408,12 @@ impl Campaign {
                 last_report = Instant::now();
             }
         };
-        // End the jobs in flight and take in what they finished.
-        halt.store(true, Ordering::Relaxed);
+        // A checkpoint first, in case the workers never answer (a worker process
+        // that died takes the whole run down with it); then end the jobs in flight
+        // and take in what they finished.
+        self.update_run(&run, started, end);
+        self.write_checkpoint(&run)?;
+        transport.halt();
         while !run.in_flight.is_empty() {
             match transport.receive(Duration::from_secs(60)) {
                 Some(report) => self.take(report, &mut run)?,
@@ -409,25 +449,21 @@ impl Campaign {
             Report::Failed { job, error } => Err(CampaignError::Internal(format!(
                 "job {job} failed: {error}"
             ))),
-            Report::Done { job, report } => {
-                let Some(leaf) = run.in_flight.remove(&job) else {
+            Report::Done(done) => {
+                let Some(leaf) = run.in_flight.remove(&done.job) else {
                     return Ok(());
                 };
                 run.jobs += 1;
-                run.nodes += report.nodes + report.proof_nodes;
-                run.proof_nodes += report.proof_nodes;
+                run.nodes += done.nodes + done.proof_nodes;
+                run.proof_nodes += done.proof_nodes;
+                run.homes.insert(leaf, done.place);
                 let dag = &mut self.checkpoint.dag;
                 dag.nodes[leaf as usize].state = State::Leaf;
                 let position = dag.nodes[leaf as usize].position;
-                match report.outcome {
-                    breakthrough_solver::JobOutcome::Stopped => {}
-                    breakthrough_solver::JobOutcome::Solved { wins, best, proof } => {
+                match done.outcome {
+                    Outcome::Stopped => {}
+                    Outcome::Solved { wins, best, part } => {
                         let key = Key::of(&position);
-                        let proof = proof.ok_or_else(|| {
-                            CampaignError::Internal(
-                                "a solved job came back without its proof".into(),
-                            )
-                        })?;
                         if let Some(stored) = self.store.get(&key)? {
                             run.solved_again += 1;
                             if stored != wins {
@@ -439,7 +475,7 @@ impl Campaign {
                             }
                         } else {
                             // The part first, then the record: a record always has its proof.
-                            write_durably(&self.dir.join(part_path(&key)), &proof.to_bytes())?;
+                            write_durably(&self.dir.join(part_path(&key)), &part)?;
                             self.store.put(&key, wins)?;
                             run.stored += 1;
                         }
@@ -450,11 +486,11 @@ impl Campaign {
                             .dag
                             .set_numbers(leaf, if wins { WON } else { LOST });
                     }
-                    breakthrough_solver::JobOutcome::Open {
+                    Outcome::Open {
                         numbers,
                         children: None,
                     } => dag.set_numbers(leaf, open_numbers(numbers)),
-                    breakthrough_solver::JobOutcome::Open {
+                    Outcome::Open {
                         numbers,
                         children: Some(children),
                     } => {
@@ -464,6 +500,13 @@ impl Campaign {
                             .collect();
                         dag.set_numbers(leaf, open_numbers(numbers));
                         self.expand_leaf(leaf, &reported, run)?;
+                        // The children's subtrees start in the table that searched
+                        // their parent.
+                        for edge in &self.checkpoint.dag.nodes[leaf as usize].edges {
+                            if let Some(child) = edge.child {
+                                run.homes.entry(child).or_insert(done.place);
+                            }
+                        }
                     }
                 }
                 Ok(())
@@ -632,6 +675,8 @@ fn open_numbers((phi, delta): (Pn, Pn)) -> (Pn, Pn) {
 struct RunState {
     /// Job id -> its leaf.
     in_flight: HashMap<u64, u32>,
+    /// DAG node -> the worker whose table last searched it or its parent.
+    homes: HashMap<u32, u32>,
     jobs: u64,
     nodes: u64,
     proof_nodes: u64,

@@ -34,13 +34,28 @@ pub mod certificate;
 pub mod checkpoint;
 pub mod dag;
 mod error;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod spec;
 pub mod store;
 pub mod transport;
 pub mod warm;
+pub mod wire;
 
 pub use campaign::{Campaign, Figures, RunOptions, RunOutcome, Settled};
 pub use certificate::{verify_certificate, CampaignReport, Rejected};
 pub use checkpoint::{Checkpoint, RunEnd, RunRecord, Sample};
 pub use error::CampaignError;
 pub use spec::{Spec, DEFAULT_JOB_NODES};
+
+/// The number of ranks when this process was started by an MPI launcher (`mpirun`,
+/// `mpiexec`, Slurm's `srun`), read from the variables they set; `Some(0)` when the
+/// launcher does not say how many. `None` when started on its own.
+pub fn launcher_ranks() -> Option<usize> {
+    for variable in ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"] {
+        if let Ok(value) = std::env::var(variable) {
+            return Some(value.trim().parse().unwrap_or(0));
+        }
+    }
+    std::env::var_os("PMIX_RANK").map(|_| 0)
+}

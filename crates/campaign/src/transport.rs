@@ -1,15 +1,16 @@
 //! How the master and its workers talk: jobs out, reports back. The master sees only
 //! [`Transport`]; [`Local`] runs the workers as threads of this process that share
-//! one table (a worker's table is its memory between jobs). Another transport (over
-//! MPI, say) carries the same messages between processes.
+//! one table (a worker's table is its memory between jobs); `crate::mpi` (the `mpi`
+//! feature) carries the same messages to worker processes ([`crate::wire`] encodes
+//! them).
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use breakthrough_engine::Position;
-use breakthrough_solver::{run_job, JobOptions, JobReport, Pn, Progress, Table};
+use breakthrough_engine::{Position, Step};
+use breakthrough_solver::{run_job, JobOptions, JobOutcome, Knowledge, Pn, Progress, Table};
 
 /// A job: search `position` for at most `max_nodes` nodes.
 #[derive(Clone, Debug)]
@@ -19,15 +20,50 @@ pub struct Job {
     pub max_nodes: u64,
     /// The job ends when its position's numbers reach these (see the DAG's select).
     pub thresholds: (Pn, Pn),
+    /// The worker that last searched this subtree (its table may still hold it),
+    /// as [`Report::Done`]'s `place` named it; a transport with one table ignores it.
+    pub home: Option<u32>,
+}
+
+/// What a job found, as the master takes it in.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// Settled: whether the side to move wins, a winning move if known, and the
+    /// proof of it as the part's file bytes (compressed by the worker, not the master).
+    Solved {
+        wins: bool,
+        best: Option<Step>,
+        part: Vec<u8>,
+    },
+    /// Open: its numbers and, when the budget ran out, its children's (see
+    /// [`JobOutcome::Open`]).
+    Open {
+        numbers: (Pn, Pn),
+        children: Option<Vec<(Step, Pn, Pn)>>,
+    },
+    /// Halted before the end.
+    Stopped,
+}
+
+/// A finished job.
+#[derive(Clone, Debug)]
+pub struct Done {
+    pub job: u64,
+    /// The worker that ran it (a rank, or 0 for threads that share one table).
+    pub place: u32,
+    pub outcome: Outcome,
+    /// Nodes of the search, then of the proof's extraction.
+    pub nodes: u64,
+    pub proof_nodes: u64,
 }
 
 /// What a worker tells the master.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum Report {
     /// A job's partial result: its root's numbers so far.
     Progress { job: u64, numbers: (Pn, Pn) },
     /// A job's end.
-    Done { job: u64, report: JobReport },
+    Done(Done),
     /// A job that failed (a bug: its proof could not be written, or it panicked), or
     /// (`job` = `u64::MAX`) workers that are gone.
     Failed { job: u64, error: String },
@@ -37,10 +73,45 @@ pub enum Report {
 pub trait Transport {
     /// Jobs that can run at once.
     fn workers(&self) -> usize;
-    /// Hands a job to the next free worker.
+    /// Hands a job to a free worker (its home if that one is free).
     fn send(&mut self, job: Job);
     /// The next report, waiting at most `timeout`.
     fn receive(&mut self, timeout: Duration) -> Option<Report>;
+    /// Ends the jobs in flight soon; each still reports (`Stopped`, or its result).
+    fn halt(&mut self);
+}
+
+/// The settings every job of a run shares.
+#[derive(Clone, Debug)]
+pub struct WorkerSettings {
+    pub knowledge: Knowledge,
+    pub inverse_epsilon: u32,
+    /// Set to end the jobs in flight (the end of a run).
+    pub halt: Arc<AtomicBool>,
+    /// A benchmark of the master: answer every job at once ([`echo`]).
+    pub echo: bool,
+}
+
+/// The answer of a worker that does not search, for measuring what a master can
+/// hand out and take in: the job's position open, every child open at `(1, 1)`.
+/// Never a result, so it cannot make a campaign wrong, only steer it badly.
+pub fn echo(job: &Job) -> Done {
+    let children = job
+        .position
+        .steps()
+        .into_iter()
+        .map(|step| (step, Pn::ONE, Pn::ONE))
+        .collect();
+    Done {
+        job: job.id,
+        place: 0,
+        outcome: Outcome::Open {
+            numbers: (Pn::ONE, Pn::ONE),
+            children: Some(children),
+        },
+        nodes: 0,
+        proof_nodes: 0,
+    }
 }
 
 /// Workers as threads of this process over one shared table.
@@ -48,21 +119,13 @@ pub struct Local {
     workers: usize,
     jobs: Option<Sender<Job>>,
     reports: Receiver<Report>,
+    halt: Arc<AtomicBool>,
 }
 
 impl std::fmt::Debug for Local {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Local({} workers)", self.workers)
     }
-}
-
-/// The settings every job of a run shares.
-#[derive(Clone, Debug)]
-pub struct WorkerSettings {
-    pub knowledge: breakthrough_solver::Knowledge,
-    pub inverse_epsilon: u32,
-    /// Set to end the jobs in flight (the end of a run).
-    pub halt: Arc<AtomicBool>,
 }
 
 impl Local {
@@ -90,6 +153,7 @@ impl Local {
             workers: workers.max(1),
             jobs: Some(job_sender),
             reports,
+            halt: Arc::clone(&settings.halt),
         }
     }
 
@@ -110,6 +174,12 @@ fn worker(
             Ok(job) => job,
             Err(_) => return, // The master closed the queue.
         };
+        if settings.echo {
+            if reports.send(Report::Done(echo(&job))).is_err() {
+                return;
+            }
+            continue;
+        }
         let options = JobOptions {
             max_nodes: job.max_nodes,
             thresholds: job.thresholds,
@@ -130,19 +200,41 @@ fn worker(
         let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             run_job(table, &job.position, &options, &mut observer)
         }));
+        let failed = |why: String| Report::Failed {
+            job: job.id,
+            error: format!("at {}: {why}", job.position),
+        };
         let report = match ran {
-            Ok(Ok(report)) => Report::Done {
-                job: job.id,
-                report,
-            },
-            Ok(Err(err)) => Report::Failed {
-                job: job.id,
-                error: format!("at {}: {err}", job.position),
-            },
-            Err(_) => Report::Failed {
-                job: job.id,
-                error: format!("at {}: the worker panicked", job.position),
-            },
+            Ok(Ok(report)) => {
+                let outcome = match report.outcome {
+                    JobOutcome::Solved {
+                        wins,
+                        best,
+                        proof: Some(proof),
+                    } => Some(Outcome::Solved {
+                        wins,
+                        best,
+                        part: proof.to_bytes(),
+                    }),
+                    JobOutcome::Solved { proof: None, .. } => None,
+                    JobOutcome::Open { numbers, children } => {
+                        Some(Outcome::Open { numbers, children })
+                    }
+                    JobOutcome::Stopped => Some(Outcome::Stopped),
+                };
+                match outcome {
+                    Some(outcome) => Report::Done(Done {
+                        job: job.id,
+                        place: 0,
+                        outcome,
+                        nodes: report.nodes,
+                        proof_nodes: report.proof_nodes,
+                    }),
+                    None => failed("solved without its proof".into()),
+                }
+            }
+            Ok(Err(err)) => failed(err.to_string()),
+            Err(_) => failed("the worker panicked".into()),
         };
         if reports.send(report).is_err() {
             return;
@@ -172,5 +264,9 @@ impl Transport for Local {
                 error: "the worker threads are gone".into(),
             }),
         }
+    }
+
+    fn halt(&mut self) {
+        self.halt.store(true, Ordering::Relaxed);
     }
 }

@@ -90,6 +90,12 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+
+    /// Benchmark of the master: the workers answer every job at once with made-up
+    /// open numbers (never a result), so that the run measures how many jobs per
+    /// second the master hands out and takes in. Only for a DIR that does not exist.
+    #[arg(long, hide = true)]
+    pub echo_jobs: bool,
 }
 
 /// Show a campaign: its position, runs, totals and the root's numbers; also writes
@@ -113,7 +119,7 @@ pub fn run(command: CampaignCommand) -> anyhow::Result<ExitCode> {
 }
 
 /// A campaign error as the command line reports it: bad input exits 2.
-fn reported(err: CampaignError) -> anyhow::Error {
+pub(super) fn reported(err: CampaignError) -> anyhow::Error {
     if err.is_input() {
         InputError(anyhow::Error::new(err)).into()
     } else {
@@ -160,7 +166,60 @@ fn run_campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
             .into());
         }
     }
-    let mut campaign = Campaign::open(&args.dir, &spec).map_err(reported)?;
+    let threads = args.threads.map_or_else(system::cores, |n| n as usize);
+    let options = RunOptions {
+        threads,
+        table_mb,
+        time_limit,
+        checkpoint_every,
+        stop: Arc::new(AtomicBool::new(false)),
+        crash_after_jobs: None,
+        stop_after_jobs: None,
+        echo_jobs: args.echo_jobs,
+    };
+    if args.echo_jobs && args.dir.exists() {
+        return Err(InputError(anyhow::anyhow!(
+            "--echo-jobs fills a campaign with made-up numbers: give a DIR that does not exist, not {}",
+            args.dir.display()
+        ))
+        .into());
+    }
+    match breakthrough_campaign::launcher_ranks() {
+        #[cfg(feature = "mpi")]
+        Some(_) => super::campaign_mpi::run(&args, &position, &spec, options),
+        #[cfg(not(feature = "mpi"))]
+        Some(ranks) if ranks != 1 => Err(InputError(anyhow::anyhow!(
+            "started by an MPI launcher ({ranks} ranks), but this binary was built without MPI: \
+             build it with scripts/install-mpi.sh (cargo build --release --features mpi)"
+        ))
+        .into()),
+        _ => {
+            let campaign = Campaign::open(&args.dir, &spec).map_err(reported)?;
+            drive(
+                &args,
+                &position,
+                campaign,
+                options,
+                |campaign, options, observer| campaign.run(options, observer),
+            )
+        }
+    }
+}
+
+/// The master's side of a run, local or over MPI: a solved campaign's answer, or
+/// the run (`runner`) with its progress and its result written.
+pub(super) fn drive(
+    args: &RunArgs,
+    position: &Position,
+    mut campaign: Campaign,
+    options: RunOptions,
+    runner: impl FnOnce(
+        &mut Campaign,
+        &RunOptions,
+        &mut dyn FnMut(&Figures),
+    ) -> Result<RunOutcome, CampaignError>,
+) -> anyhow::Result<ExitCode> {
+    let position = *position;
     let result_path = args.dir.join("result.json");
     if campaign.checkpoint().dag.root().is_solved() && result_path.exists() {
         // Nothing left to do: the result stands as its runs left it.
@@ -180,38 +239,26 @@ fn run_campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&stop);
+    let flag = Arc::clone(&options.stop);
     // Ctrl-C and SIGTERM end the run cleanly: jobs stopped, checkpoint written.
     ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed))
         .context("cannot install the Ctrl-C handler")?;
-    let threads = args.threads.map_or_else(system::cores, |n| n as usize);
-    let options = RunOptions {
-        threads,
-        table_mb,
-        time_limit,
-        checkpoint_every,
-        stop,
-        crash_after_jobs: None,
-        stop_after_jobs: None,
-    };
     let bar = progress::spinner(args.quiet);
     let mut last = None;
-    let outcome = campaign
-        .run(&options, &mut |f: &Figures| {
-            last = Some(f.clone());
-            bar.set_message(format!(
-                "{} nodes, {} jobs ({} in flight), {} stored, DAG {} nodes, root pn {} dn {}",
-                human(f.nodes as f64),
-                f.jobs,
-                f.in_flight,
-                f.stored,
-                f.dag_nodes,
-                f.root.0,
-                f.root.1
-            ));
-        })
-        .map_err(reported)?;
+    let outcome = runner(&mut campaign, &options, &mut |f: &Figures| {
+        last = Some(f.clone());
+        bar.set_message(format!(
+            "{} nodes, {} jobs ({} in flight), {} stored, DAG {} nodes, root pn {} dn {}",
+            human(f.nodes as f64),
+            f.jobs,
+            f.in_flight,
+            f.stored,
+            f.dag_nodes,
+            f.root.0,
+            f.root.1
+        ));
+    })
+    .map_err(reported)?;
     bar.finish_and_clear();
     if let Some(f) = &last {
         eprintln!(

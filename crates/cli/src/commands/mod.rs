@@ -3,6 +3,8 @@
 pub mod bench;
 pub mod bench_solve;
 pub mod campaign;
+#[cfg(feature = "mpi")]
+pub mod campaign_mpi;
 pub mod growth;
 pub mod inspect;
 pub mod perft;

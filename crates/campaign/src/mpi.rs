@@ -1,0 +1,360 @@
+//! Worker processes over MPI (the `mpi` feature): under `mpirun -n N`, rank 0 is the
+//! master (the DAG, the store, the checkpoints and the certificate's parts, as in a
+//! local run) and every other rank is a worker with its own threads and its own
+//! table, kept between jobs ([`serve`]). The master's [`MpiMaster`] is a
+//! [`Transport`]: a job goes to the rank that last searched its subtree when that
+//! rank has a free thread, and each job carries the positions solved elsewhere since
+//! the rank's last job, which the rank puts in its table as settled. A worker sends
+//! back its proofs as the parts' bytes; only rank 0 writes to the campaign's
+//! directory.
+//!
+//! Faults: MPI ends the whole job when a rank dies. The master writes its
+//! checkpoint as soon as a run stops (before it waits for the jobs in flight), so
+//! the SIGTERM that `mpirun` sends on a rank's death leaves a fresh one; the same
+//! command then continues, with any number of ranks or without MPI.
+
+use std::time::{Duration, Instant};
+
+use breakthrough_solver::{Key, Pn, SavedEntry, Table};
+use hashbrown::HashMap;
+use mpi::point_to_point::{Destination, MatchedReceiveVec, Source};
+use mpi::topology::SimpleCommunicator;
+use mpi::Threading;
+
+use crate::error::CampaignError;
+use crate::transport::{Local, Outcome, Report, Transport, WorkerSettings};
+use crate::wire::{ToMaster, ToWorker};
+
+/// Every message goes on this tag; MPI keeps the order between two ranks.
+const TAG: i32 = 11;
+
+/// Table work recorded for a position solved elsewhere: high, so that it stays.
+const SETTLED_WORK: u64 = 1 << 24;
+
+pub use mpi::environment::Universe;
+pub use mpi::topology::Communicator;
+
+/// Starts MPI for this process (only the calling thread will use it).
+pub fn initialize() -> Result<Universe, CampaignError> {
+    match mpi::initialize_with_threading(Threading::Funneled) {
+        Some((universe, _)) => Ok(universe),
+        None => Err(CampaignError::Internal("MPI was started already".into())),
+    }
+}
+
+/// Messages and bytes each way, for the master's throughput figures.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Traffic {
+    pub sent: u64,
+    pub sent_bytes: u64,
+    pub received: u64,
+    pub received_bytes: u64,
+}
+
+#[derive(Debug)]
+struct Rank {
+    threads: usize,
+    table_mb: u64,
+    busy: usize,
+    /// How many of the master's solved positions this rank has been sent.
+    told: usize,
+}
+
+/// The master's end: a [`Transport`] to the worker ranks.
+pub struct MpiMaster<'w> {
+    world: &'w SimpleCommunicator,
+    /// Index: rank (rank 0, the master, runs no jobs).
+    ranks: Vec<Rank>,
+    /// Job id -> the rank running it and its position's key.
+    jobs: HashMap<u64, (usize, Key)>,
+    /// Positions solved by jobs, in order, for the ranks that did not solve them.
+    solved: Vec<(Key, bool)>,
+    pub traffic: Traffic,
+    quit: bool,
+}
+
+impl std::fmt::Debug for MpiMaster<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "MpiMaster({} worker ranks)", self.ranks.len() - 1)
+    }
+}
+
+fn wire_error(err: crate::wire::WireError) -> CampaignError {
+    CampaignError::Internal(format!("MPI: {err}"))
+}
+
+impl<'w> MpiMaster<'w> {
+    /// Waits for every worker rank's hello. Fails when there is no worker rank.
+    /// Dropped before [`MpiMaster::begin`], it tells the workers to end.
+    pub fn connect(world: &'w SimpleCommunicator) -> Result<MpiMaster<'w>, CampaignError> {
+        let mut master = MpiMaster {
+            world,
+            ranks: vec![Rank {
+                threads: 0,
+                table_mb: 0,
+                busy: 0,
+                told: 0,
+            }],
+            jobs: HashMap::new(),
+            solved: Vec::new(),
+            traffic: Traffic::default(),
+            quit: false,
+        };
+        if world.size() < 2 {
+            return Err(CampaignError::Internal(
+                "MPI: no worker rank; run at least 2 ranks (mpirun -n 2 or more)".into(),
+            ));
+        }
+        for rank in 1..world.size() {
+            let (bytes, _) = world.process_at_rank(rank).receive_vec_with_tag::<u8>(TAG);
+            master.count_in(&bytes);
+            match ToMaster::decode(&bytes).map_err(wire_error)? {
+                ToMaster::Hello { threads, table_mb } => master.ranks.push(Rank {
+                    threads: threads.max(1) as usize,
+                    table_mb,
+                    busy: 0,
+                    told: 0,
+                }),
+                other => {
+                    return Err(CampaignError::Internal(format!(
+                        "MPI: rank {rank} sent {other:?} before its hello"
+                    )))
+                }
+            }
+        }
+        Ok(master)
+    }
+
+    /// Sends every worker rank the run's settings: jobs may follow.
+    pub fn begin(&mut self, settings: &WorkerSettings) {
+        let start = ToWorker::Start {
+            knowledge: settings.knowledge,
+            inverse_epsilon: settings.inverse_epsilon,
+            echo: settings.echo,
+        }
+        .encode();
+        for rank in 1..self.ranks.len() {
+            self.send_to(rank, &start);
+        }
+    }
+
+    /// Worker ranks, their threads and their tables' MiB, all told.
+    pub fn size(&self) -> (usize, usize, u64) {
+        let workers = &self.ranks[1..];
+        (
+            workers.len(),
+            workers.iter().map(|r| r.threads).sum(),
+            workers.iter().map(|r| r.table_mb).sum(),
+        )
+    }
+
+    /// Tells every worker rank to end (also done when the master is dropped).
+    pub fn quit(&mut self) {
+        if !self.quit {
+            self.quit = true;
+            let quit = ToWorker::Quit.encode();
+            for rank in 1..self.ranks.len() {
+                self.send_to(rank, &quit);
+            }
+        }
+    }
+
+    fn send_to(&mut self, rank: usize, bytes: &[u8]) {
+        self.traffic.sent += 1;
+        self.traffic.sent_bytes += bytes.len() as u64;
+        self.world
+            .process_at_rank(rank as i32)
+            .send_with_tag(bytes, TAG);
+    }
+
+    fn count_in(&mut self, bytes: &[u8]) {
+        self.traffic.received += 1;
+        self.traffic.received_bytes += bytes.len() as u64;
+    }
+
+    /// The rank for a job: its home when that has a free thread, else the one with
+    /// the most free threads.
+    fn rank_for(&self, home: Option<u32>) -> usize {
+        let free = |rank: usize| {
+            self.ranks[rank]
+                .threads
+                .saturating_sub(self.ranks[rank].busy)
+        };
+        if let Some(home) = home.map(|h| h as usize) {
+            if home >= 1 && home < self.ranks.len() && free(home) > 0 {
+                return home;
+            }
+        }
+        (1..self.ranks.len())
+            .max_by_key(|&rank| (free(rank), std::cmp::Reverse(self.ranks[rank].busy)))
+            .unwrap_or(1)
+    }
+
+    /// Notes a report: the rank is free again, and a solved position is news for
+    /// the other ranks.
+    fn note(&mut self, report: &Report) {
+        let job = match report {
+            Report::Done(done) => done.job,
+            Report::Failed { job, .. } => *job,
+            Report::Progress { .. } => return,
+        };
+        if let Some((rank, key)) = self.jobs.remove(&job) {
+            self.ranks[rank].busy = self.ranks[rank].busy.saturating_sub(1);
+            if let Report::Done(done) = report {
+                if let Outcome::Solved { wins, .. } = done.outcome {
+                    self.solved.push((key, wins));
+                }
+            }
+        }
+    }
+}
+
+impl Drop for MpiMaster<'_> {
+    fn drop(&mut self) {
+        self.quit();
+    }
+}
+
+impl Transport for MpiMaster<'_> {
+    fn workers(&self) -> usize {
+        self.ranks.iter().map(|r| r.threads).sum()
+    }
+
+    fn send(&mut self, job: crate::transport::Job) {
+        let rank = self.rank_for(job.home);
+        let news = self.solved[self.ranks[rank].told..].to_vec();
+        self.ranks[rank].told = self.solved.len();
+        self.ranks[rank].busy += 1;
+        self.jobs.insert(job.id, (rank, Key::of(&job.position)));
+        let bytes = ToWorker::Job { job, solved: news }.encode();
+        self.send_to(rank, &bytes);
+    }
+
+    fn receive(&mut self, timeout: Duration) -> Option<Report> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(probed) = self
+                .world
+                .any_process()
+                .immediate_matched_probe_with_tag(TAG)
+            {
+                let (bytes, status) = probed.matched_receive_vec::<u8>();
+                self.count_in(&bytes);
+                let report = match ToMaster::decode(&bytes) {
+                    Ok(ToMaster::Report(report)) => report,
+                    Ok(ToMaster::Hello { .. }) => Report::Failed {
+                        job: u64::MAX,
+                        error: format!("MPI: rank {} said hello twice", status.source_rank()),
+                    },
+                    Err(err) => Report::Failed {
+                        job: u64::MAX,
+                        error: format!("MPI: from rank {}: {err}", status.source_rank()),
+                    },
+                };
+                self.note(&report);
+                return Some(report);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_micros(50));
+        }
+    }
+
+    fn halt(&mut self) {
+        let halt = ToWorker::Halt.encode();
+        for rank in 1..self.ranks.len() {
+            self.send_to(rank, &halt);
+        }
+    }
+}
+
+/// A worker rank's life: hello, the settings, then jobs until the master says quit.
+/// Runs `threads` jobs at once over one table of `table_mb` MiB, kept between jobs.
+pub fn serve(
+    world: &SimpleCommunicator,
+    threads: usize,
+    table_mb: usize,
+) -> Result<(), CampaignError> {
+    let master = world.process_at_rank(0);
+    let place = world.rank() as u32;
+    let hello = ToMaster::Hello {
+        threads: threads as u32,
+        table_mb: table_mb as u64,
+    };
+    master.send_with_tag(&hello.encode()[..], TAG);
+    let (bytes, _) = master.receive_vec_with_tag::<u8>(TAG);
+    let settings = match ToWorker::decode(&bytes).map_err(wire_error)? {
+        ToWorker::Start {
+            knowledge,
+            inverse_epsilon,
+            echo,
+        } => WorkerSettings {
+            knowledge,
+            inverse_epsilon,
+            halt: Default::default(),
+            echo,
+        },
+        // The master could not start the run (it says why).
+        ToWorker::Quit => return Ok(()),
+        other => {
+            return Err(CampaignError::Internal(format!(
+                "MPI: the master sent {other:?} before the settings"
+            )))
+        }
+    };
+    let table = Table::with_megabytes(table_mb);
+    std::thread::scope(|scope| {
+        let mut local = Local::start(scope, threads, &table, &settings);
+        let result = loop {
+            let mut quit = false;
+            while let Some(probed) = master.immediate_matched_probe_with_tag(TAG) {
+                let (bytes, _) = probed.matched_receive_vec::<u8>();
+                match ToWorker::decode(&bytes).map_err(wire_error) {
+                    Ok(ToWorker::Job { job, solved }) => {
+                        let entries: Vec<SavedEntry> = solved
+                            .into_iter()
+                            .map(|(key, wins)| SavedEntry {
+                                key,
+                                phi: if wins { Pn::ZERO } else { Pn::INF },
+                                delta: if wins { Pn::INF } else { Pn::ZERO },
+                                work: SETTLED_WORK as u32,
+                            })
+                            .collect();
+                        table.restore(&entries);
+                        local.send(job);
+                    }
+                    Ok(ToWorker::Halt) => local.halt(),
+                    Ok(ToWorker::Quit) => {
+                        quit = true;
+                        break;
+                    }
+                    Ok(ToWorker::Start { .. }) => {}
+                    Err(err) => {
+                        quit = true;
+                        local.halt();
+                        let report = Report::Failed {
+                            job: u64::MAX,
+                            error: format!("rank {place}: {err}"),
+                        };
+                        master.send_with_tag(&ToMaster::Report(report).encode()[..], TAG);
+                        break;
+                    }
+                }
+            }
+            if quit {
+                break Ok(());
+            }
+            // Short: a job that comes in meanwhile waits this long.
+            if let Some(mut report) = local.receive(Duration::from_micros(200)) {
+                if let Report::Done(done) = &mut report {
+                    done.place = place;
+                }
+                master.send_with_tag(&ToMaster::Report(report).encode()[..], TAG);
+            }
+        };
+        local.halt();
+        local.close();
+        result
+    })
+}

@@ -1,0 +1,477 @@
+//! The messages between the master and worker processes, as bytes (postcard over
+//! serde): what [`crate::transport`] passes between threads, carried by a
+//! transport between processes (`crate::mpi`). Plain numbers on the wire; a
+//! message that does not decode, or decodes to no legal position, is an error, never
+//! a guess.
+
+use breakthrough_engine::{Bitboard, Board, Color, Position, Step};
+use breakthrough_solver::{Key, Knowledge, Pn};
+use serde::{Deserialize, Serialize};
+
+use crate::transport::{Done, Job, Outcome, Report};
+
+/// Master to worker.
+#[derive(Clone, Debug)]
+pub enum ToWorker {
+    /// The run's settings, once, before the first job.
+    Start {
+        knowledge: Knowledge,
+        inverse_epsilon: u32,
+        /// Answer every job at once (a benchmark of the master).
+        echo: bool,
+    },
+    /// A job, with the positions solved elsewhere since this worker's last job (to
+    /// put in its table as settled).
+    Job { job: Job, solved: Vec<(Key, bool)> },
+    /// End the jobs in flight (each still reports).
+    Halt,
+    /// No more jobs: end.
+    Quit,
+}
+
+/// Worker to master.
+#[derive(Clone, Debug)]
+pub enum ToMaster {
+    /// The worker is up: how many jobs it runs at once, and its table's size.
+    Hello {
+        threads: u32,
+        table_mb: u64,
+    },
+    Report(Report),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum WireError {
+    #[error("a message that does not decode: {0}")]
+    Decode(#[from] postcard::Error),
+    #[error("a message with a bad position: {0}")]
+    Position(String),
+}
+
+#[derive(Serialize, Deserialize)]
+struct WirePosition {
+    width: u8,
+    height: u8,
+    white: u64,
+    black: u64,
+    black_to_move: bool,
+}
+
+#[derive(Serialize, Deserialize)]
+struct WireKey {
+    white: u64,
+    black: u64,
+    black_to_move: bool,
+    horizon: u8,
+}
+
+#[derive(Serialize, Deserialize)]
+enum WireToWorker {
+    Start {
+        patterns: bool,
+        race_moves: u32,
+        inverse_epsilon: u32,
+        echo: bool,
+    },
+    Job {
+        id: u64,
+        position: WirePosition,
+        max_nodes: u64,
+        thresholds: (u32, u32),
+        home: Option<u32>,
+        solved: Vec<(WireKey, bool)>,
+    },
+    Halt,
+    Quit,
+}
+
+/// A child's move (from, to) and numbers (phi, delta).
+type WireChild = ((u8, u8), u32, u32);
+
+#[derive(Serialize, Deserialize)]
+enum WireOutcome {
+    Solved {
+        wins: bool,
+        best: Option<(u8, u8)>,
+        part: Vec<u8>,
+    },
+    Open {
+        numbers: (u32, u32),
+        children: Option<Vec<WireChild>>,
+    },
+    Stopped,
+}
+
+#[derive(Serialize, Deserialize)]
+enum WireToMaster {
+    Hello {
+        threads: u32,
+        table_mb: u64,
+    },
+    Progress {
+        job: u64,
+        numbers: (u32, u32),
+    },
+    Done {
+        job: u64,
+        place: u32,
+        outcome: WireOutcome,
+        nodes: u64,
+        proof_nodes: u64,
+    },
+    Failed {
+        job: u64,
+        error: String,
+    },
+}
+
+fn position_out(position: &Position) -> WirePosition {
+    WirePosition {
+        width: position.board().width() as u8,
+        height: position.board().height() as u8,
+        white: position.pieces(Color::White).0,
+        black: position.pieces(Color::Black).0,
+        black_to_move: position.to_move() == Color::Black,
+    }
+}
+
+fn position_in(wire: &WirePosition) -> Result<Position, WireError> {
+    let bad = |why: String| WireError::Position(why);
+    let board = Board::new(u32::from(wire.width), u32::from(wire.height))
+        .map_err(|err| bad(err.to_string()))?;
+    let to_move = if wire.black_to_move {
+        Color::Black
+    } else {
+        Color::White
+    };
+    Position::try_from_parts(board, Bitboard(wire.white), Bitboard(wire.black), to_move)
+        .map_err(|err| bad(err.to_string()))
+}
+
+fn numbers_out((phi, delta): (Pn, Pn)) -> (u32, u32) {
+    (phi.get(), delta.get())
+}
+
+fn numbers_in((phi, delta): (u32, u32)) -> (Pn, Pn) {
+    (Pn::from_raw(phi), Pn::from_raw(delta))
+}
+
+fn step_out(step: Step) -> (u8, u8) {
+    (step.from, step.to)
+}
+
+fn step_in((from, to): (u8, u8)) -> Step {
+    Step { from, to }
+}
+
+fn encode<T: Serialize>(message: &T) -> Vec<u8> {
+    postcard::to_stdvec(message).expect("a message always encodes")
+}
+
+impl ToWorker {
+    pub fn encode(&self) -> Vec<u8> {
+        encode(&match self {
+            ToWorker::Start {
+                knowledge,
+                inverse_epsilon,
+                echo,
+            } => WireToWorker::Start {
+                patterns: knowledge.patterns,
+                race_moves: knowledge.race_moves,
+                inverse_epsilon: *inverse_epsilon,
+                echo: *echo,
+            },
+            ToWorker::Job { job, solved } => WireToWorker::Job {
+                id: job.id,
+                position: position_out(&job.position),
+                max_nodes: job.max_nodes,
+                thresholds: numbers_out(job.thresholds),
+                home: job.home,
+                solved: solved
+                    .iter()
+                    .map(|(key, wins)| {
+                        let key = WireKey {
+                            white: key.white,
+                            black: key.black,
+                            black_to_move: key.black_to_move,
+                            horizon: key.horizon,
+                        };
+                        (key, *wins)
+                    })
+                    .collect(),
+            },
+            ToWorker::Halt => WireToWorker::Halt,
+            ToWorker::Quit => WireToWorker::Quit,
+        })
+    }
+
+    pub fn decode(bytes: &[u8]) -> Result<ToWorker, WireError> {
+        Ok(match postcard::from_bytes(bytes)? {
+            WireToWorker::Start {
+                patterns,
+                race_moves,
+                inverse_epsilon,
+                echo,
+            } => ToWorker::Start {
+                knowledge: Knowledge {
+                    patterns,
+                    race_moves,
+                },
+                inverse_epsilon,
+                echo,
+            },
+            WireToWorker::Job {
+                id,
+                position,
+                max_nodes,
+                thresholds,
+                home,
+                solved,
+            } => ToWorker::Job {
+                job: Job {
+                    id,
+                    position: position_in(&position)?,
+                    max_nodes,
+                    thresholds: numbers_in(thresholds),
+                    home,
+                },
+                solved: solved
+                    .into_iter()
+                    .map(|(key, wins)| {
+                        let key = Key {
+                            white: key.white,
+                            black: key.black,
+                            black_to_move: key.black_to_move,
+                            horizon: key.horizon,
+                        };
+                        (key, wins)
+                    })
+                    .collect(),
+            },
+            WireToWorker::Halt => ToWorker::Halt,
+            WireToWorker::Quit => ToWorker::Quit,
+        })
+    }
+}
+
+impl ToMaster {
+    pub fn encode(&self) -> Vec<u8> {
+        encode(&match self {
+            ToMaster::Hello { threads, table_mb } => WireToMaster::Hello {
+                threads: *threads,
+                table_mb: *table_mb,
+            },
+            ToMaster::Report(Report::Progress { job, numbers }) => WireToMaster::Progress {
+                job: *job,
+                numbers: numbers_out(*numbers),
+            },
+            ToMaster::Report(Report::Failed { job, error }) => WireToMaster::Failed {
+                job: *job,
+                error: error.clone(),
+            },
+            ToMaster::Report(Report::Done(done)) => WireToMaster::Done {
+                job: done.job,
+                place: done.place,
+                nodes: done.nodes,
+                proof_nodes: done.proof_nodes,
+                outcome: match &done.outcome {
+                    Outcome::Solved { wins, best, part } => WireOutcome::Solved {
+                        wins: *wins,
+                        best: best.map(step_out),
+                        part: part.clone(),
+                    },
+                    Outcome::Open { numbers, children } => WireOutcome::Open {
+                        numbers: numbers_out(*numbers),
+                        children: children.as_ref().map(|children| {
+                            children
+                                .iter()
+                                .map(|&(step, phi, delta)| (step_out(step), phi.get(), delta.get()))
+                                .collect()
+                        }),
+                    },
+                    Outcome::Stopped => WireOutcome::Stopped,
+                },
+            },
+        })
+    }
+
+    pub fn decode(bytes: &[u8]) -> Result<ToMaster, WireError> {
+        Ok(match postcard::from_bytes(bytes)? {
+            WireToMaster::Hello { threads, table_mb } => ToMaster::Hello { threads, table_mb },
+            WireToMaster::Progress { job, numbers } => ToMaster::Report(Report::Progress {
+                job,
+                numbers: numbers_in(numbers),
+            }),
+            WireToMaster::Failed { job, error } => ToMaster::Report(Report::Failed { job, error }),
+            WireToMaster::Done {
+                job,
+                place,
+                outcome,
+                nodes,
+                proof_nodes,
+            } => ToMaster::Report(Report::Done(Done {
+                job,
+                place,
+                nodes,
+                proof_nodes,
+                outcome: match outcome {
+                    WireOutcome::Solved { wins, best, part } => Outcome::Solved {
+                        wins,
+                        best: best.map(step_in),
+                        part,
+                    },
+                    WireOutcome::Open { numbers, children } => Outcome::Open {
+                        numbers: numbers_in(numbers),
+                        children: children.map(|children| {
+                            children
+                                .into_iter()
+                                .map(|(step, phi, delta)| {
+                                    (step_in(step), Pn::from_raw(phi), Pn::from_raw(delta))
+                                })
+                                .collect()
+                        }),
+                    },
+                    WireOutcome::Stopped => Outcome::Stopped,
+                },
+            })),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position() -> Position {
+        let start = Position::start(Board::new(5, 6).expect("a board"));
+        let step = start.steps()[3];
+        start.play_step(step)
+    }
+
+    #[test]
+    fn jobs_and_settings_come_back_as_sent() {
+        let job = Job {
+            id: 77,
+            position: position(),
+            max_nodes: 20_000,
+            thresholds: (Pn::from_raw(12), Pn::INF),
+            home: Some(3),
+        };
+        let key = Key::of(&job.position);
+        let sent = ToWorker::Job {
+            job: job.clone(),
+            solved: vec![(key, true)],
+        };
+        let ToWorker::Job { job: got, solved } = ToWorker::decode(&sent.encode()).unwrap() else {
+            panic!("not a job");
+        };
+        assert_eq!(got.id, 77);
+        assert_eq!(Key::of(&got.position), key);
+        assert_eq!(got.position.to_string(), job.position.to_string());
+        assert_eq!(
+            (got.max_nodes, got.thresholds, got.home),
+            (20_000, job.thresholds, Some(3))
+        );
+        assert_eq!(solved, vec![(key, true)]);
+        let start = ToWorker::Start {
+            knowledge: Knowledge {
+                patterns: true,
+                race_moves: 4,
+            },
+            inverse_epsilon: 4,
+            echo: true,
+        };
+        let ToWorker::Start {
+            knowledge,
+            inverse_epsilon,
+            echo,
+        } = ToWorker::decode(&start.encode()).unwrap()
+        else {
+            panic!("not a start");
+        };
+        assert_eq!(
+            (
+                knowledge.patterns,
+                knowledge.race_moves,
+                inverse_epsilon,
+                echo
+            ),
+            (true, 4, 4, true)
+        );
+        assert!(matches!(
+            ToWorker::decode(&ToWorker::Quit.encode()).unwrap(),
+            ToWorker::Quit
+        ));
+    }
+
+    #[test]
+    fn reports_come_back_as_sent() {
+        let steps = position().steps();
+        let open = Report::Done(Done {
+            job: 5,
+            place: 2,
+            outcome: Outcome::Open {
+                numbers: (Pn::from_raw(3), Pn::from_raw(40)),
+                children: Some(vec![(steps[0], Pn::ONE, Pn::from_raw(9))]),
+            },
+            nodes: 10_000,
+            proof_nodes: 0,
+        });
+        let solved = Report::Done(Done {
+            job: 6,
+            place: 1,
+            outcome: Outcome::Solved {
+                wins: false,
+                best: Some(steps[1]),
+                part: vec![1, 2, 3, 255],
+            },
+            nodes: 123,
+            proof_nodes: 45,
+        });
+        for report in [open, solved] {
+            let ToMaster::Report(got) =
+                ToMaster::decode(&ToMaster::Report(report.clone()).encode()).unwrap()
+            else {
+                panic!("not a report");
+            };
+            assert_eq!(format!("{got:?}"), format!("{report:?}"));
+        }
+        let hello = ToMaster::Hello {
+            threads: 8,
+            table_mb: 4096,
+        };
+        assert!(matches!(
+            ToMaster::decode(&hello.encode()).unwrap(),
+            ToMaster::Hello {
+                threads: 8,
+                table_mb: 4096
+            }
+        ));
+    }
+
+    #[test]
+    fn damaged_messages_are_errors() {
+        let job = ToWorker::Job {
+            job: Job {
+                id: 1,
+                position: position(),
+                max_nodes: 100,
+                thresholds: (Pn::INF, Pn::INF),
+                home: None,
+            },
+            solved: Vec::new(),
+        };
+        let bytes = job.encode();
+        assert!(ToWorker::decode(&bytes[..bytes.len() / 2]).is_err());
+        assert!(ToWorker::decode(&[200]).is_err());
+        // White and black on the same square: no position.
+        let mut wire: WireToWorker = postcard::from_bytes(&bytes).unwrap();
+        if let WireToWorker::Job { position, .. } = &mut wire {
+            position.black |= position.white & position.white.wrapping_neg();
+        }
+        assert!(matches!(
+            ToWorker::decode(&encode(&wire)),
+            Err(WireError::Position(_))
+        ));
+    }
+}

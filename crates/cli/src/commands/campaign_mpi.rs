@@ -1,0 +1,61 @@
+//! `mpirun -n N breakthrough campaign run ...` (the `mpi` feature): rank 0 is the
+//! campaign's master, every other rank a worker (see `breakthrough_campaign::mpi`).
+
+use std::process::ExitCode;
+
+use breakthrough_campaign::mpi::{initialize, serve, Communicator as _, MpiMaster};
+use breakthrough_campaign::transport::WorkerSettings;
+use breakthrough_campaign::{Campaign, RunOptions, Spec};
+use breakthrough_engine::Position;
+
+use super::campaign::{drive, reported, RunArgs};
+
+pub fn run(
+    args: &RunArgs,
+    position: &Position,
+    spec: &Spec,
+    mut options: RunOptions,
+) -> anyhow::Result<ExitCode> {
+    let universe = initialize().map_err(reported)?;
+    let world = universe.world();
+    if world.rank() != 0 {
+        // A worker: its threads and table are its own; only rank 0 prints.
+        serve(&world, options.threads, options.table_mb).map_err(reported)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    // Dropped on any error below, the master tells the workers to end.
+    let mut master = MpiMaster::connect(&world).map_err(reported)?;
+    let campaign = Campaign::open(&args.dir, spec).map_err(reported)?;
+    let (ranks, threads, table_mb) = master.size();
+    options.threads = threads;
+    options.table_mb = table_mb as usize;
+    eprintln!(
+        "MPI: {ranks} worker ranks, {threads} worker threads, {table_mb} MiB of tables in all"
+    );
+    let started = std::time::Instant::now();
+    let code = drive(
+        args,
+        position,
+        campaign,
+        options,
+        |campaign, options, observer| {
+            master.begin(&WorkerSettings {
+                echo: options.echo_jobs,
+                ..campaign.worker_settings()
+            });
+            campaign.run_over(&mut master, options, observer)
+        },
+    );
+    master.quit();
+    let seconds = started.elapsed().as_secs_f64().max(1e-9);
+    let traffic = master.traffic;
+    eprintln!(
+        "MPI: the master sent {} messages ({} bytes) and took in {} ({} bytes): {:.0} messages/s",
+        traffic.sent,
+        traffic.sent_bytes,
+        traffic.received,
+        traffic.received_bytes,
+        (traffic.sent + traffic.received) as f64 / seconds
+    );
+    code
+}
