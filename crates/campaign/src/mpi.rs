@@ -232,6 +232,9 @@ impl Transport for MpiMaster<'_> {
 
     fn receive(&mut self, timeout: Duration) -> Option<Report> {
         let deadline = Instant::now() + timeout;
+        // Polls, at first often (a reply is often on its way), then less, to leave
+        // the core to workers that share the machine.
+        let mut pause = Duration::from_micros(20);
         loop {
             if let Some(probed) = self
                 .world
@@ -257,7 +260,8 @@ impl Transport for MpiMaster<'_> {
             if Instant::now() >= deadline {
                 return None;
             }
-            std::thread::sleep(Duration::from_micros(50));
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(1));
         }
     }
 

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# A campaign on a Slurm cluster over MPI: rank 0 the master (the campaign's
+# directory, which must be on a file system the first node can write), one worker
+# rank per node with all its cores and most of its memory as the table.
+#
+# Build once on the cluster (the MPI library of the cluster, or Debian's through
+# scripts/install-mpi.sh):   cargo build --release --features mpi
+# Submit from the repository's root:
+#   BOARD=6x6 sbatch --nodes=8 --time=12:00:00 scripts/slurm-campaign.sh
+# Watch it from anywhere:    target/release/breakthrough campaign status campaigns/6x6
+#
+# The run stops cleanly MARGIN seconds before the wall-time limit (exit 3, the
+# checkpoint written) and, unless RESUBMIT=0, submits this script again to continue;
+# it stops resubmitting when the campaign is solved or a run fails. A job killed by
+# the scheduler, or a node that dies, loses only the jobs in flight and the
+# master's work since its last checkpoint: submit again to continue.
+#
+#SBATCH --job-name=breakthrough
+#SBATCH --nodes=4
+#SBATCH --ntasks-per-node=1
+#SBATCH --exclusive
+#SBATCH --time=12:00:00
+#SBATCH --output=%x-%j.log
+set -euo pipefail
+
+BOARD=${BOARD:?set BOARD, e.g. BOARD=6x6 sbatch scripts/slurm-campaign.sh}
+DIR=${DIR:-campaigns/$BOARD}
+MARGIN=${MARGIN:-600}                  # seconds kept for the last checkpoint
+CHECKPOINT_EVERY=${CHECKPOINT_EVERY:-300}
+RESUBMIT=${RESUBMIT:-1}
+bin=${BIN:-target/release/breakthrough}
+
+# Cores and memory of one node; the table takes 3/4 of the memory Slurm gives.
+threads=${THREADS:-${SLURM_CPUS_ON_NODE:-$(nproc)}}
+node_mb=${SLURM_MEM_PER_NODE:-$(awk '/MemAvailable/ {print int($2 / 1024)}' /proc/meminfo)}
+tt_mb=${TT_MB:-$((node_mb * 3 / 4))}
+
+# The wall time left, from Slurm, less the margin.
+end=$(squeue -h -j "$SLURM_JOB_ID" -o %e)
+left=$(($(date -d "$end" +%s) - $(date +%s) - MARGIN))
+if ((left < 60)); then
+    echo "less than a minute left before the wall-time limit: nothing run" >&2
+    exit 1
+fi
+
+echo "$(date -Is) $BOARD in $DIR: $SLURM_NNODES nodes, $threads threads and $tt_mb MiB per worker, $left s" >&2
+# One task per node, plus the master on the first node (it needs one core, little
+# memory: about 300 bytes per DAG node).
+set +e
+srun --overlap --overcommit --cpu-bind=none --ntasks=$((SLURM_NNODES + 1)) --kill-on-bad-exit=1 \
+    "$bin" campaign run "$DIR" "$BOARD" --threads "$threads" --tt-mb "$tt_mb" \
+    --time-limit "$left" --checkpoint-every "$CHECKPOINT_EVERY" --quiet
+code=$?
+set -e
+"$bin" campaign status "$DIR" >&2 || true
+case $code in
+0) echo "$(date -Is) solved: $DIR/result.json; check it with $bin verify $DIR" >&2 ;;
+3) if [[ $RESUBMIT != 0 ]]; then
+       echo "$(date -Is) stopped for the wall time: submitting the next run" >&2
+       (cd "$SLURM_SUBMIT_DIR" && sbatch --nodes="$SLURM_NNODES" --export=ALL \
+           "$SLURM_SUBMIT_DIR/scripts/slurm-campaign.sh")
+   fi ;;
+*) echo "$(date -Is) the run failed (exit $code): see the log, then submit again to continue" >&2 ;;
+esac
+exit "$code"
