@@ -26,9 +26,13 @@ pub fn run(
     if world.size() == 1 {
         // One rank: the master and its worker threads in this process, as without MPI.
         let campaign = Campaign::open(&args.dir, spec).map_err(reported)?;
-        return drive(args, position, campaign, options, |campaign, options, observer| {
-            campaign.run(options, observer)
-        });
+        return drive(
+            args,
+            position,
+            campaign,
+            options,
+            |campaign, options, observer| campaign.run(options, observer),
+        );
     }
     // Dropped on any error below, the master tells the workers to end.
     let mut master = MpiMaster::connect(&world).map_err(reported)?;
