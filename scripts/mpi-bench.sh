@@ -28,9 +28,16 @@ run() {
     rm -rf "$dir"
     local started ended
     started=$(date +%s.%N)
+    local code=0
     mpirun --oversubscribe -n $((workers + 1)) "$bin" campaign run "$dir" "$board" \
-        --threads "$threads" --quiet --json "$@" >"$dir.json" 2>"$dir.err" || true
+        --threads "$threads" --quiet --json "$@" >"$dir.json" 2>"$dir.err" || code=$?
     ended=$(date +%s.%N)
+    # Solved (0), or stopped by its time limit (3, the master's runs).
+    if ((code != 0 && code != 3)); then
+        echo "$kind $board on $workers ranks failed (exit $code):" >&2
+        cat "$dir.err" >&2
+        return 1
+    fi
     local traffic
     traffic=$(grep -o 'sent [0-9]* messages ([0-9]* bytes) and took in [0-9]* ([0-9]* bytes)' "$dir.err" |
         tr -dc '0-9 \n' | tr -s ' ')
@@ -58,12 +65,14 @@ PY
 for board in "${boards[@]}"; do
     for workers in 1 2 3 4; do
         echo "solve $board on $workers worker ranks" >&2
-        rows+=("$(run solve "$board" "$workers" 1)")
+        row=$(run solve "$board" "$workers" 1) || exit 1
+        rows+=("$row")
     done
 done
 for workers in 1 2 4; do
     echo "master throughput, $workers worker ranks of 16 echo threads" >&2
-    rows+=("$(run master 6x5 "$workers" 16 --echo-jobs --time-limit 10 --tt-mb 16)")
+    row=$(run master 6x5 "$workers" 16 --echo-jobs --time-limit 10 --tt-mb 16) || exit 1
+    rows+=("$row")
 done
 
 printf '%s\n' "${rows[@]}" >"$scratch/rows"

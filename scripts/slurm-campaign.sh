@@ -11,7 +11,8 @@
 #
 # The run stops cleanly MARGIN seconds before the wall-time limit (exit 3, the
 # checkpoint written) and, unless RESUBMIT=0, submits this script again to continue;
-# it stops resubmitting when the campaign is solved or a run fails. A job killed by
+# it stops resubmitting when the campaign is solved or a run fails (the next job
+# gets the same nodes, time limit, partition and account). A job killed by
 # the scheduler, or a node that dies, loses only the jobs in flight and the
 # master's work since its last checkpoint: submit again to continue.
 #
@@ -28,6 +29,7 @@ DIR=${DIR:-campaigns/$BOARD}
 MARGIN=${MARGIN:-600}                  # seconds kept for the last checkpoint
 CHECKPOINT_EVERY=${CHECKPOINT_EVERY:-300}
 RESUBMIT=${RESUBMIT:-1}
+MPI_PLUGIN=${MPI_PLUGIN:-pmix}          # srun --mpi=...: how the ranks find each other
 bin=${BIN:-target/release/breakthrough}
 
 # Cores and memory of one node; the table takes 3/4 of the memory Slurm gives.
@@ -35,21 +37,27 @@ threads=${THREADS:-${SLURM_CPUS_ON_NODE:-$(nproc)}}
 node_mb=${SLURM_MEM_PER_NODE:-$(awk '/MemAvailable/ {print int($2 / 1024)}' /proc/meminfo)}
 tt_mb=${TT_MB:-$((node_mb * 3 / 4))}
 
-# The wall time left, from Slurm, less the margin.
+# The wall time left, from Slurm, less the margin (none without a limit).
 end=$(squeue -h -j "$SLURM_JOB_ID" -o %e)
-left=$(($(date -d "$end" +%s) - $(date +%s) - MARGIN))
-if ((left < 60)); then
-    echo "less than a minute left before the wall-time limit: nothing run" >&2
-    exit 1
+time_limit=()
+left=unlimited
+if [[ $end != N/A && $end != Unknown ]]; then
+    left=$(($(date -d "$end" +%s) - $(date +%s) - MARGIN))
+    if ((left < 60)); then
+        echo "less than a minute left before the wall-time limit: nothing run" >&2
+        exit 1
+    fi
+    time_limit=(--time-limit "$left")
 fi
 
 echo "$(date -Is) $BOARD in $DIR: $SLURM_NNODES nodes, $threads threads and $tt_mb MiB per worker, $left s" >&2
-# One task per node, plus the master on the first node (it needs one core, little
-# memory: about 300 bytes per DAG node).
+# One worker per node, plus the master: cyclic placement puts rank 0 (the master:
+# one core, about 300 bytes per DAG node) and the last rank on the first node.
 set +e
-srun --overlap --overcommit --cpu-bind=none --ntasks=$((SLURM_NNODES + 1)) --kill-on-bad-exit=1 \
+srun --mpi="$MPI_PLUGIN" --ntasks=$((SLURM_NNODES + 1)) --ntasks-per-node=2 \
+    --distribution=cyclic --overcommit --cpu-bind=none --kill-on-bad-exit=1 \
     "$bin" campaign run "$DIR" "$BOARD" --threads "$threads" --tt-mb "$tt_mb" \
-    --time-limit "$left" --checkpoint-every "$CHECKPOINT_EVERY" --quiet
+    "${time_limit[@]}" --checkpoint-every "$CHECKPOINT_EVERY" --quiet
 code=$?
 set -e
 "$bin" campaign status "$DIR" >&2 || true
@@ -57,8 +65,12 @@ case $code in
 0) echo "$(date -Is) solved: $DIR/result.json; check it with $bin verify $DIR" >&2 ;;
 3) if [[ $RESUBMIT != 0 ]]; then
        echo "$(date -Is) stopped for the wall time: submitting the next run" >&2
-       (cd "$SLURM_SUBMIT_DIR" && sbatch --nodes="$SLURM_NNODES" --export=ALL \
-           "$SLURM_SUBMIT_DIR/scripts/slurm-campaign.sh")
+       again=(--nodes="$SLURM_NNODES" --export=ALL)
+       wall=$(squeue -h -j "$SLURM_JOB_ID" -o %l)
+       [[ -n $wall && $wall != UNLIMITED ]] && again+=(--time="$wall")
+       [[ -n ${SLURM_JOB_PARTITION:-} ]] && again+=(--partition="$SLURM_JOB_PARTITION")
+       [[ -n ${SLURM_JOB_ACCOUNT:-} ]] && again+=(--account="$SLURM_JOB_ACCOUNT")
+       (cd "$SLURM_SUBMIT_DIR" && sbatch "${again[@]}" "$SLURM_SUBMIT_DIR/scripts/slurm-campaign.sh")
    fi ;;
 *) echo "$(date -Is) the run failed (exit $code): see the log, then submit again to continue" >&2 ;;
 esac

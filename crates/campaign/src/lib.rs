@@ -50,12 +50,20 @@ pub use spec::{Spec, DEFAULT_JOB_NODES};
 
 /// The number of ranks when this process was started by an MPI launcher (`mpirun`,
 /// `mpiexec`, Slurm's `srun`), read from the variables they set; `Some(0)` when the
-/// launcher does not say how many. `None` when started on its own.
+/// launcher does not say how many. `None` when started on its own. A Slurm step of
+/// several tasks counts even without MPI's variables (`srun --mpi=none`), so that
+/// its tasks never run as several masters of one directory.
 pub fn launcher_ranks() -> Option<usize> {
     for variable in ["OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"] {
         if let Ok(value) = std::env::var(variable) {
             return Some(value.trim().parse().unwrap_or(0));
         }
     }
-    std::env::var_os("PMIX_RANK").map(|_| 0)
+    if std::env::var_os("PMIX_RANK").is_some() {
+        return Some(0);
+    }
+    std::env::var("SLURM_STEP_NUM_TASKS")
+        .ok()
+        .and_then(|value| value.trim().parse().ok())
+        .filter(|&tasks| tasks > 1)
 }

@@ -18,7 +18,6 @@ use std::time::{Duration, Instant};
 use breakthrough_solver::{Key, Pn, SavedEntry, Table};
 use hashbrown::HashMap;
 use mpi::point_to_point::{Destination, MatchedReceiveVec, Source};
-use mpi::topology::SimpleCommunicator;
 use mpi::Threading;
 
 use crate::error::CampaignError;
@@ -31,8 +30,14 @@ const TAG: i32 = 11;
 /// Table work recorded for a position solved elsewhere: high, so that it stays.
 const SETTLED_WORK: u64 = 1 << 24;
 
+/// At most this many solved positions ride with one job (about 20 bytes each; the
+/// rest go with the next jobs). It keeps every message from the master small
+/// enough for MPI to send at once (eagerly): the master never blocks in a send, so
+/// a worker blocked sending it a large report is always received.
+const NEWS_PER_JOB: usize = 100;
+
 pub use mpi::environment::Universe;
-pub use mpi::topology::Communicator;
+pub use mpi::topology::{Communicator, SimpleCommunicator};
 
 /// Starts MPI for this process (only the calling thread will use it).
 pub fn initialize() -> Result<Universe, CampaignError> {
@@ -222,8 +227,10 @@ impl Transport for MpiMaster<'_> {
 
     fn send(&mut self, job: crate::transport::Job) {
         let rank = self.rank_for(job.home);
-        let news = self.solved[self.ranks[rank].told..].to_vec();
-        self.ranks[rank].told = self.solved.len();
+        let told = self.ranks[rank].told;
+        let upto = self.solved.len().min(told + NEWS_PER_JOB);
+        let news = self.solved[told..upto].to_vec();
+        self.ranks[rank].told = upto;
         self.ranks[rank].busy += 1;
         self.jobs.insert(job.id, (rank, Key::of(&job.position)));
         let bytes = ToWorker::Job { job, solved: news }.encode();

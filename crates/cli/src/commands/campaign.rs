@@ -52,12 +52,13 @@ pub struct RunArgs {
     #[command(flatten)]
     pub target: PositionArgs,
 
-    /// Worker threads [default: all cores].
+    /// Worker threads [default: all cores]. Over MPI: per worker rank.
     #[arg(long, short = 't', value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
 
-    /// Table size in MiB, shared by the workers [default: as for `solve`].
+    /// Table size in MiB, shared by the workers [default: as for `solve`]. Over MPI:
+    /// per worker rank (give it when several ranks share a machine).
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     pub tt_mb: Option<u64>,
 
@@ -186,7 +187,7 @@ fn run_campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
     }
     match breakthrough_campaign::launcher_ranks() {
         #[cfg(feature = "mpi")]
-        Some(_) => super::campaign_mpi::run(&args, &position, &spec, options),
+        Some(ranks) => super::campaign_mpi::run(&args, &position, &spec, options, ranks),
         #[cfg(not(feature = "mpi"))]
         Some(ranks) if ranks != 1 => Err(InputError(anyhow::anyhow!(
             "started by an MPI launcher ({ranks} ranks), but this binary was built without MPI: \

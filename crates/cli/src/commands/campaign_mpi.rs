@@ -3,18 +3,22 @@
 
 use std::process::ExitCode;
 
-use breakthrough_campaign::mpi::{initialize, serve, Communicator as _, MpiMaster};
+use breakthrough_campaign::mpi::{
+    initialize, serve, Communicator as _, MpiMaster, SimpleCommunicator,
+};
 use breakthrough_campaign::transport::WorkerSettings;
 use breakthrough_campaign::{Campaign, RunOptions, Spec};
 use breakthrough_engine::Position;
 
 use super::campaign::{drive, reported, RunArgs};
+use crate::InputError;
 
 pub fn run(
     args: &RunArgs,
     position: &Position,
     spec: &Spec,
     mut options: RunOptions,
+    launched_ranks: usize,
 ) -> anyhow::Result<ExitCode> {
     let universe = initialize().map_err(reported)?;
     let world = universe.world();
@@ -22,6 +26,14 @@ pub fn run(
         // A worker: its threads and table are its own; only rank 0 prints.
         serve(&world, options.threads, options.table_mb).map_err(reported)?;
         return Ok(ExitCode::SUCCESS);
+    }
+    // (The launcher's count is read before MPI starts, which may set its own.)
+    if launched_ranks > 1 && world.size() == 1 {
+        return Err(InputError(anyhow::anyhow!(
+            "launched as {launched_ranks} tasks, but MPI sees one: each would be its own \
+             master; with srun, give --mpi=pmix (or your cluster's MPI plugin)"
+        ))
+        .into());
     }
     if world.size() == 1 {
         // One rank: the master and its worker threads in this process, as without MPI.
@@ -34,8 +46,12 @@ pub fn run(
             |campaign, options, observer| campaign.run(options, observer),
         );
     }
-    // Dropped on any error below, the master tells the workers to end.
-    let mut master = MpiMaster::connect(&world).map_err(reported)?;
+    let mut master = match MpiMaster::connect(&world) {
+        Ok(master) => master,
+        // Some ranks may not have said hello: only an abort ends them all.
+        Err(err) => abort(&world, reported(err)),
+    };
+    // Dropped on an error before the first job, the master tells the workers to end.
     let campaign = Campaign::open(&args.dir, spec).map_err(reported)?;
     let (ranks, threads, table_mb) = master.size();
     options.threads = threads;
@@ -44,7 +60,7 @@ pub fn run(
         "MPI: {ranks} worker ranks, {threads} worker threads, {table_mb} MiB of tables in all"
     );
     let started = std::time::Instant::now();
-    let code = drive(
+    let result = drive(
         args,
         position,
         campaign,
@@ -68,5 +84,21 @@ pub fn run(
         traffic.received_bytes,
         (traffic.sent + traffic.received) as f64 / seconds
     );
-    code
+    match result {
+        Ok(code) => Ok(code),
+        // Jobs may be in flight, their workers blocked sending large reports that
+        // the master will not take: only an abort ends them all.
+        Err(err) => abort(&world, err),
+    }
+}
+
+/// Reports `err` as `main` would, then ends every rank of the job.
+fn abort(world: &SimpleCommunicator, err: anyhow::Error) -> ! {
+    eprintln!("error: {err:#}");
+    let code = if err.downcast_ref::<InputError>().is_some() {
+        2
+    } else {
+        1
+    };
+    world.abort(code)
 }
