@@ -42,8 +42,14 @@ pub enum CampaignCommand {
 ///
 /// Threads, table size and time limit may change between runs; the position, the
 /// rules and the job size may not (a DIR of another campaign is refused, exit 2).
+///
 /// Exit code 0 when solved, 3 when stopped (run the same command to continue), 2 for
 /// bad input or a damaged campaign file, 1 for other failures.
+///
+/// On a cluster: built with `--features mpi` (scripts/install-mpi.sh) and started
+/// by `mpirun -n N` or `srun`, rank 0 is the master and every other rank a worker
+/// with --threads threads and a --tt-mb table of its own; the same command continues
+/// with any number of ranks, or without MPI (README: "On a cluster").
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// The campaign's directory (created if missing).
