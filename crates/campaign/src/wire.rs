@@ -148,6 +148,24 @@ fn position_in(wire: &WirePosition) -> Result<Position, WireError> {
         .map_err(|err| bad(err.to_string()))
 }
 
+fn key_out(key: Key) -> WireKey {
+    WireKey {
+        white: key.white,
+        black: key.black,
+        black_to_move: key.black_to_move,
+        horizon: key.horizon,
+    }
+}
+
+fn key_in(key: WireKey) -> Key {
+    Key {
+        white: key.white,
+        black: key.black,
+        black_to_move: key.black_to_move,
+        horizon: key.horizon,
+    }
+}
+
 fn numbers_out((phi, delta): (Pn, Pn)) -> (u32, u32) {
     (phi.get(), delta.get())
 }
@@ -189,15 +207,7 @@ impl ToWorker {
                 home: job.home,
                 solved: solved
                     .iter()
-                    .map(|(key, wins)| {
-                        let key = WireKey {
-                            white: key.white,
-                            black: key.black,
-                            black_to_move: key.black_to_move,
-                            horizon: key.horizon,
-                        };
-                        (key, *wins)
-                    })
+                    .map(|&(key, wins)| (key_out(key), wins))
                     .collect(),
             },
             ToWorker::Halt => WireToWorker::Halt,
@@ -237,15 +247,7 @@ impl ToWorker {
                 },
                 solved: solved
                     .into_iter()
-                    .map(|(key, wins)| {
-                        let key = Key {
-                            white: key.white,
-                            black: key.black,
-                            black_to_move: key.black_to_move,
-                            horizon: key.horizon,
-                        };
-                        (key, wins)
-                    })
+                    .map(|(key, wins)| (key_in(key), wins))
                     .collect(),
             },
             WireToWorker::Halt => ToWorker::Halt,
