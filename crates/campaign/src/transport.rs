@@ -12,6 +12,11 @@ use std::time::Duration;
 use breakthrough_engine::{Position, Step};
 use breakthrough_solver::{run_job, JobOptions, JobOutcome, Knowledge, Pn, Progress, Table};
 
+/// MiB of each worker thread's memory of the positions its part has written (see
+/// `SolveOptions::proof_mb`): all of a part of up to about 7 M positions (a 6 MB part
+/// file), and bounded memory for bigger ones.
+const PART_PROOF_MB: usize = 512;
+
 /// A job: search `position` for at most `max_nodes` nodes.
 #[derive(Clone, Debug)]
 pub struct Job {
@@ -187,6 +192,7 @@ fn worker(
             knowledge: settings.knowledge,
             inverse_epsilon: settings.inverse_epsilon,
             proof: true,
+            proof_mb: PART_PROOF_MB,
             stop: Some(Arc::clone(&settings.halt)),
         };
         let mut observer = |p: &Progress| {

@@ -36,6 +36,8 @@ pub struct JobOptions {
     pub inverse_epsilon: u32,
     /// Write the proof of a settled position.
     pub proof: bool,
+    /// MiB of the extraction's memory (see [`crate::SolveOptions::proof_mb`]).
+    pub proof_mb: usize,
     /// Stop as soon as this is set (the budget's nodes are then not all spent).
     pub stop: Option<Arc<AtomicBool>>,
 }
@@ -186,17 +188,18 @@ pub fn run_job(
         } else {
             position.to_move().opponent()
         };
-        let proof = match extract::extract(&mut extraction, position, winner) {
-            Ok(proof) => proof,
-            Err(ExtractError::Stopped(_)) => {
-                return Ok(JobReport {
-                    outcome: JobOutcome::Stopped,
-                    nodes,
-                    proof_nodes: extraction.budget.nodes(),
-                })
-            }
-            Err(err) => return Err(err),
-        };
+        let proof =
+            match extract::extract(&mut extraction, position, winner, options.proof_mb << 20) {
+                Ok(proof) => proof,
+                Err(ExtractError::Stopped(_)) => {
+                    return Ok(JobReport {
+                        outcome: JobOutcome::Stopped,
+                        nodes,
+                        proof_nodes: extraction.budget.nodes(),
+                    })
+                }
+                Err(err) => return Err(err),
+            };
         proof_nodes = proof.search_nodes;
         Some(proof.certificate)
     } else {

@@ -21,7 +21,7 @@ use std::time::Instant;
 
 use breakthrough_engine::{Color, Position};
 
-use crate::certificate::extract::{line, write_proof};
+use crate::certificate::extract::{line, write_proof, Recall};
 use crate::certificate::Claim;
 use crate::dfpn::Dfpn;
 use crate::parallel;
@@ -139,34 +139,41 @@ pub fn exact_length(
 
 /// Writes the certificate of a length `plies` that [`exact_length`] found, with
 /// `search` over the same table (whose entries it reuses; it searches again what
-/// the table has lost).
+/// the table has lost), remembering at most about `memory` bytes of the positions
+/// written (half for each side's proof).
 pub(crate) fn extract_proof(
     search: &mut Dfpn<'_>,
     position: &Position,
     winner: Color,
     plies: u32,
+    memory: usize,
 ) -> Result<Proof, ExtractError> {
     let started = Instant::now();
     let search = &mut *search;
-    let (win, wins) = write_proof(search, position, winner, Claim::WinsWithin(plies))?;
-    let height = wins.height(position);
+    let memory = memory / 2;
+    let win_claim = Claim::WinsWithin(plies);
+    let win = write_proof(search, position, winner, win_claim, memory)?;
+    let height = win.height;
     let mut hold = None;
     let mut principal_variation = Vec::new();
     if plies > 0 {
         let loser = winner.opponent();
-        let (holding, holds) = write_proof(search, position, loser, Claim::HoldsOut(plies - 1))?;
-        hold = Some(holding);
+        let hold_claim = Claim::HoldsOut(plies - 1);
+        let holding = write_proof(search, position, loser, hold_claim, memory)?;
+        let mut wins = Recall::new(win.positions, winner, win_claim, memory);
+        let mut holds = Recall::new(holding.positions, loser, hold_claim, memory);
         // Each proof keeps its side to perfect play along every line it allows.
-        principal_variation = line(position, |now| {
+        principal_variation = line(position, |now, ply| {
             if now.to_move() == winner {
-                wins.step(now)
+                wins.step(search, now, ply)
             } else {
-                holds.step(now)
+                holds.step(search, now, ply)
             }
-        });
+        })?;
+        hold = Some(holding.certificate);
     }
     Ok(Proof {
-        certificate: win,
+        certificate: win.certificate,
         hold,
         principal_variation,
         height,

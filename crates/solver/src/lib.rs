@@ -99,6 +99,9 @@ pub struct SolveOptions {
     pub knowledge: Knowledge,
     /// Extract a certificate after a successful solve (see [`certificate`]).
     pub proof: bool,
+    /// MiB of the extraction's memory of the positions it has written, to refer
+    /// back to (a proof bigger than that is written with some positions twice).
+    pub proof_mb: usize,
     /// Threads for df-pn (the reference search uses one); see [`parallel`].
     pub threads: usize,
     /// Ask instead whether this side wins within this many plies (df-pn only; see
@@ -121,6 +124,11 @@ impl SolveOptions {
     }
 }
 
+/// The default of [`SolveOptions::proof_mb`]: every position of a proof of up to
+/// about 29 M positions (6x5's has about 25 M), 41 bytes each in a map that may
+/// grow by half again.
+pub const DEFAULT_PROOF_MB: usize = 2048;
+
 impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {
@@ -130,6 +138,7 @@ impl Default for SolveOptions {
             inverse_epsilon: 4,
             knowledge: Knowledge::default(),
             proof: false,
+            proof_mb: DEFAULT_PROOF_MB,
             threads: 1,
             within: None,
             length: false,
@@ -246,9 +255,12 @@ pub fn solve(
             observer,
         );
         search.phase = Phase::Proof;
+        let memory = options.proof_mb << 20;
         solution.proof = Some(match &solution.length {
-            Some(found) => length::extract_proof(&mut search, position, winner, found.plies),
-            None => certificate::extract::extract(&mut search, position, winner),
+            Some(found) => {
+                length::extract_proof(&mut search, position, winner, found.plies, memory)
+            }
+            None => certificate::extract::extract(&mut search, position, winner, memory),
         });
     }
     solution

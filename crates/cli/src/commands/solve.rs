@@ -82,6 +82,14 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE")]
     pub proof: Option<PathBuf>,
 
+    /// Memory in MiB for the proof's extraction to remember the positions it has
+    /// written (32 bytes each), so that a transposition refers back instead of
+    /// writing its proof again. A bigger proof is still written, in bounded memory,
+    /// with some positions written more than once.
+    #[arg(long, value_name = "MB", default_value_t = breakthrough_solver::DEFAULT_PROOF_MB,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1 << 20))]
+    pub proof_mb: usize,
+
     /// Also find the exact length of the game under perfect play, in plies: the
     /// winner wins as fast as it can, the loser holds out as long as it can (JSON
     /// `length`). The main line is then perfect play. See docs/RULES.md.
@@ -185,6 +193,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             }
         },
         proof: args.proof.is_some(),
+        proof_mb: args.proof_mb,
         threads,
         length: args.length,
         all_moves: args.all_moves,

@@ -11,11 +11,14 @@
 //! position already written is referred to only where its proof covers the plies
 //! left (a proof of a win no longer than them, or one that holds out at least as
 //! long), and written again otherwise.
+//!
+//! What it has written it remembers in bounded memory ([`WrittenPositions`]): a
+//! proof bigger than that is written with some positions more than once.
 
 use breakthrough_engine::{Color, Move, Position, Step};
-use hashbrown::HashMap;
 
 use super::format::{replies_in_order, NodeWriter};
+use super::written::{Planned, WrittenPositions};
 use super::{Certificate, Claim};
 use crate::dfpn::{Dfpn, Seen};
 use crate::knowledge::move_to_goal;
@@ -95,66 +98,67 @@ impl Proof {
     }
 }
 
-/// Identity of a position (exact, not up to the mirror: the verifier knows no symmetry).
-type Exact = (u64, u64, bool);
-
-fn exact(position: &Position) -> Exact {
-    (
-        position.pieces(Color::White).0,
-        position.pieces(Color::Black).0,
-        position.to_move() == Color::Black,
-    )
+/// Reads a proof's moves back: from what its extraction remembers, or where that
+/// forgot a position (a proof too big for its memory), from a proof of the same
+/// claim written again from there, which the rest of the line then follows.
+pub(crate) struct Recall {
+    positions: WrittenPositions,
+    /// The claim's side and its claim at the root.
+    side: Color,
+    claim: Claim,
+    memory: usize,
 }
 
-/// What the certificate holds of an expanded position.
-#[derive(Clone, Copy)]
-struct Planned {
-    /// The claim's side's move, or the opponent's longest-resisting reply.
-    step: Step,
-    /// The longest game below it in the certificate.
-    height: u32,
-    /// The plies left to the bound where it was written (0 for [`Claim::Wins`]).
-    left: u32,
-}
-
-/// The positions a certificate expands and its move at each: what an extraction
-/// wrote, to read lines back from.
-#[derive(Default)]
-pub(crate) struct Strategy {
-    ids: HashMap<Exact, u64>,
-    plan: Vec<Planned>,
-}
-
-impl Strategy {
-    /// The longest game of the proof from a position it expands (0 for others).
-    pub fn height(&self, position: &Position) -> u32 {
-        self.ids
-            .get(&exact(position))
-            .map_or(0, |&id| self.plan[id as usize].height)
+impl Recall {
+    pub fn new(positions: WrittenPositions, side: Color, claim: Claim, memory: usize) -> Recall {
+        Recall {
+            positions,
+            side,
+            claim,
+            memory,
+        }
     }
 
-    /// The move the certificate plays at a position it expands: the claim's side's
-    /// move, or the opponent's longest-resisting reply.
-    pub fn step(&self, position: &Position) -> Option<Step> {
-        self.ids
-            .get(&exact(position))
-            .map(|&id| self.plan[id as usize].step)
+    /// The proof's move at `position`, `ply` plies below its root: the claim's
+    /// side's move, or the opponent's longest-resisting reply.
+    pub fn step(
+        &mut self,
+        search: &mut Dfpn<'_>,
+        position: &Position,
+        ply: u32,
+    ) -> Result<Option<Step>, ExtractError> {
+        if let Some((_, plan)) = self.positions.get(position) {
+            return Ok(Some(plan.step));
+        }
+        let claim = match self.claim {
+            Claim::WinsWithin(bound) => Claim::WinsWithin(bound.saturating_sub(ply)),
+            Claim::HoldsOut(bound) => Claim::HoldsOut(bound.saturating_sub(ply)),
+            claim => claim,
+        };
+        // The line goes on below this position: what was remembered of the rest of
+        // the proof is of no more use.
+        self.positions = WrittenPositions::new(0);
+        self.positions = write_proof(search, position, self.side, claim, self.memory)?.positions;
+        Ok(self.positions.get(position).map(|(_, plan)| plan.step))
     }
 }
 
-/// The line from `root` whose moves `choose` picks, to the end of the game or
-/// until it picks none.
-pub(crate) fn line(root: &Position, choose: impl Fn(&Position) -> Option<Step>) -> Vec<Move> {
+/// The line from `root` whose moves `choose` picks (given the position and its ply),
+/// to the end of the game or until it picks none.
+pub(crate) fn line(
+    root: &Position,
+    mut choose: impl FnMut(&Position, u32) -> Result<Option<Step>, ExtractError>,
+) -> Result<Vec<Move>, ExtractError> {
     let mut line = Vec::new();
     let mut position = *root;
     while position.winner().is_none() {
-        let Some(step) = choose(&position) else {
+        let Some(step) = choose(&position, line.len() as u32)? else {
             break;
         };
         line.push(position.to_move_text(step));
         position = position.play_step(step);
     }
-    line
+    Ok(line)
 }
 
 struct Extractor<'s, 'a> {
@@ -162,71 +166,83 @@ struct Extractor<'s, 'a> {
     /// The claim's side.
     winner: Color,
     claim: Claim,
-    ids: HashMap<Exact, u64>,
-    plan: Vec<Planned>,
+    positions: WrittenPositions,
     writer: NodeWriter,
 }
 
-/// Extracts a proof that `winner` wins `root`, which `search` has proven.
+/// Extracts a proof that `winner` wins `root`, which `search` has proven, keeping
+/// at most about `memory` bytes of the positions written to refer back to.
 pub(crate) fn extract(
     search: &mut Dfpn<'_>,
     root: &Position,
     winner: Color,
+    memory: usize,
 ) -> Result<Proof, ExtractError> {
     let nodes_before = search.budget.nodes();
     let started = std::time::Instant::now();
-    let (certificate, strategy) = write_proof(search, root, winner, Claim::Wins)?;
+    let written = write_proof(search, root, winner, Claim::Wins, memory)?;
+    let mut recall = Recall::new(written.positions, winner, Claim::Wins, memory);
+    let principal_variation = line(root, |position, ply| recall.step(search, position, ply))?;
     Ok(Proof {
-        certificate,
+        certificate: written.certificate,
         hold: None,
-        principal_variation: line(root, |position| strategy.step(position)),
-        height: strategy.height(root),
+        principal_variation,
+        height: written.height,
         search_nodes: search.budget.nodes() - nodes_before,
         seconds: started.elapsed().as_secs_f64(),
     })
 }
 
+/// What [`write_proof`] wrote.
+pub(crate) struct Written {
+    pub certificate: Certificate,
+    /// The longest game the proof allows.
+    pub height: u32,
+    /// The positions it still remembers, to read lines back from (see [`Recall`]).
+    pub positions: WrittenPositions,
+}
+
 /// Writes the proof of `claim` about `winner` at `root`, which `search` proves (its
-/// table holds the proof, or what it has lost is searched again).
+/// table holds the proof, or what it has lost is searched again), remembering at
+/// most about `memory` bytes of the positions written.
 pub(crate) fn write_proof(
     search: &mut Dfpn<'_>,
     root: &Position,
     winner: Color,
     claim: Claim,
-) -> Result<(Certificate, Strategy), ExtractError> {
+    memory: usize,
+) -> Result<Written, ExtractError> {
     let mut extractor = Extractor {
         search,
         winner,
         claim,
-        ids: HashMap::new(),
-        plan: Vec::new(),
+        positions: WrittenPositions::new(memory),
         writer: NodeWriter::default(),
     };
+    let mut height = 0;
     if root.winner().is_none() {
-        let height = extractor.node(root, claim.plies().unwrap_or(0))?;
+        height = extractor.node(root, claim.plies().unwrap_or(0), 0)?;
         if let Claim::WinsWithin(bound) = claim {
             if height > bound {
                 return Err(ExtractError::TooLong(bound));
             }
         }
     }
-    let certificate = Certificate::new(*root, winner, claim, extractor.writer);
-    let strategy = Strategy {
-        ids: extractor.ids,
-        plan: extractor.plan,
-    };
-    Ok((certificate, strategy))
+    Ok(Written {
+        certificate: Certificate::new(*root, winner, claim, extractor.writer),
+        height,
+        positions: extractor.positions,
+    })
 }
 
 impl Extractor<'_, '_> {
-    /// Whether the position written as `id` proves what a position `left` plies from
-    /// the bound needs.
-    fn covers(&self, id: u64, left: u32) -> bool {
-        let planned = self.plan[id as usize];
+    /// Whether a position written with `plan` proves what a position `left` plies
+    /// from the bound needs.
+    fn covers(&self, plan: Planned, left: u32) -> bool {
         match self.claim {
             Claim::Wins | Claim::WinsGiven => true,
-            Claim::WinsWithin(_) => planned.height <= left,
-            Claim::HoldsOut(_) => planned.left >= left,
+            Claim::WinsWithin(_) => u32::from(plan.height) <= left,
+            Claim::HoldsOut(_) => u32::from(plan.left) >= left,
         }
     }
 
@@ -239,33 +255,29 @@ impl Extractor<'_, '_> {
         }
     }
 
-    /// Writes the proof of an unfinished position `left` plies from the bound;
-    /// returns its height.
-    fn node(&mut self, position: &Position, left: u32) -> Result<u32, ExtractError> {
+    /// Writes the proof of an unfinished position `left` plies from the bound and
+    /// `ply` plies from the root; returns its height.
+    fn node(&mut self, position: &Position, left: u32, ply: u32) -> Result<u32, ExtractError> {
         if matches!(self.claim, Claim::HoldsOut(_)) && left == 0 {
             return Ok(0);
         }
-        let identity = exact(position);
-        if let Some(&id) = self.ids.get(&identity) {
-            if self.covers(id, left) {
+        if let Some((id, plan)) = self.positions.get(position) {
+            if self.covers(plan, left) {
                 self.writer.refer(id);
-                return Ok(self.plan[id as usize].height);
+                return Ok(plan.height.into());
             }
         }
         let id = self.writer.expand();
-        self.ids.insert(identity, id);
-        self.plan.push(Planned {
-            step: Step { from: 0, to: 0 },
-            height: 0,
-            left,
-        });
+        let ply = u16::try_from(ply).unwrap_or(u16::MAX);
+        self.positions.insert(position, id, ply, Planned::NONE);
+        let next_ply = u32::from(ply) + 1;
         let (step, height) = if position.to_move() == self.winner {
             let step = self.winning_move(position, left)?;
             self.writer.winning_move(step);
             let next = position.play_step(step);
             let height = match next.winner() {
                 Some(_) => 1,
-                None => 1 + self.node(&next, left.saturating_sub(1))?,
+                None => 1 + self.node(&next, left.saturating_sub(1), next_ply)?,
             };
             (step, height)
         } else {
@@ -277,14 +289,20 @@ impl Extractor<'_, '_> {
                 if next.winner().is_some() {
                     return Err(ExtractError::LoserWins(position.to_string()));
                 }
-                let height = 1 + self.node(&next, left.saturating_sub(1))?;
+                let height = 1 + self.node(&next, left.saturating_sub(1), next_ply)?;
                 if height > longest.1 {
                     longest = (step, height);
                 }
             }
             longest
         };
-        self.plan[id as usize] = Planned { step, height, left };
+        let plan = Planned {
+            step,
+            // Games are far shorter than 65,535 plies (every move advances a piece).
+            height: u16::try_from(height).expect("a game's length fits 16 bits"),
+            left: u16::try_from(left).expect("a bound fits 16 bits"),
+        };
+        self.positions.plan(position, id, plan);
         Ok(height)
     }
 
@@ -301,9 +319,9 @@ impl Extractor<'_, '_> {
         }
         let after = left.saturating_sub(1);
         if let Some(step) = position.steps().into_iter().find(|&step| {
-            self.ids
-                .get(&exact(&position.play_step(step)))
-                .is_some_and(|&id| self.covers(id, after))
+            self.positions
+                .get(&position.play_step(step))
+                .is_some_and(|(_, plan)| self.covers(plan, after))
         }) {
             return Ok(step);
         }

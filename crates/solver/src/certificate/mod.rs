@@ -10,6 +10,7 @@
 //! - [`extract`](crate::solve) builds one after a solve, in a pass of its own: a df-pn
 //!   table is not a proof (entries are evicted, positions transpose), so the pass
 //!   walks the strategy and re-proves whatever the table has lost.
+//! - `written` is the extraction's bounded memory of the positions it has written.
 //! - [`format`] writes and reads the file (versioned, compressed, checksummed).
 //! - `verify` checks it, using only `breakthrough_engine`.
 //! - [`top`] writes the top of a proof whose leaves other certificates prove (a
@@ -21,6 +22,7 @@ mod format;
 mod tests;
 pub mod top;
 mod verify;
+mod written;
 
 use breakthrough_engine::{Color, Position};
 

@@ -519,3 +519,35 @@ fn every_kind_of_tampering_with_a_length_proof_fails() {
     assert_eq!(caught.len(), 5, "{caught:?}");
     assert!(caught.values().all(|&n| n >= 3), "{caught:?}");
 }
+
+#[test]
+fn proofs_written_in_little_memory_still_verify() {
+    // 1 MiB remembers about 14k positions: these proofs have tens of thousands.
+    for (size, length) in [("4x5", false), ("3x6", false), ("4x5", true)] {
+        let root = start(size);
+        let proof_with = |proof_mb| {
+            let options = SolveOptions {
+                table_mb: 16,
+                proof: true,
+                proof_mb,
+                length,
+                ..SolveOptions::default()
+            };
+            solve(&root, &options, &mut |_| {}).proof.unwrap().unwrap()
+        };
+        let (roomy, tight) = (proof_with(256), proof_with(1));
+        assert!(
+            roomy.positions() > 20_000 && tight.positions() > roomy.positions(),
+            "{size}: {} positions in 256 MiB, {} in 1 MiB: nothing was forgotten",
+            roomy.positions(),
+            tight.positions()
+        );
+        let reports: Vec<_> = tight.parts().iter().map(|p| p.verify().unwrap()).collect();
+        if length {
+            let plies = super::verify_length(&reports).unwrap();
+            assert_eq!(tight.principal_variation.len() as u32, plies, "{size}");
+        } else {
+            assert_eq!(reports[0].height, tight.height, "{size}");
+        }
+    }
+}
