@@ -12,9 +12,9 @@ use hashbrown::HashMap;
 use crate::certificate::write_certificate;
 use crate::checkpoint::{Checkpoint, RunEnd, RunRecord, Sample};
 use crate::dag::{Dag, State, LOST, WON};
-use crate::error::{write_durably, CampaignError};
+use crate::error::CampaignError;
 use crate::spec::{Spec, SPEC_FILE};
-use crate::store::{part_path, Store};
+use crate::store::{Batch, Store};
 use crate::transport::{Job, Local, Outcome, Report, Transport, WorkerSettings};
 
 /// How to run (these may change from one run to the next).
@@ -111,6 +111,8 @@ pub struct Campaign {
     spec: Spec,
     root: Position,
     store: Store,
+    /// Solved positions not yet committed to the store (group commit).
+    batch: Batch,
     checkpoint: Checkpoint,
     /// The root's winning move, when a job on the root found it.
     root_best: Option<Step>,
@@ -215,6 +217,7 @@ impl Campaign {
             spec: wanted.clone(),
             root,
             store,
+            batch: Batch::default(),
             checkpoint,
             root_best: None,
         })
@@ -394,8 +397,16 @@ impl Campaign {
                     "no job in flight and no leaf to hand out, the root unsolved".into(),
                 ));
             }
-            if let Some(report) = transport.receive(Duration::from_millis(100)) {
+            let wait = if self.batch.is_empty() {
+                Duration::from_millis(100)
+            } else {
+                Batch::WAIT
+            };
+            if let Some(report) = transport.receive(wait) {
                 self.take(report, &mut run)?;
+            }
+            if self.batch.is_due() {
+                self.store.commit(&self.dir, &mut self.batch)?;
             }
             self.sample(&run, started, &before);
             if last_checkpoint.elapsed() >= options.checkpoint_every {
@@ -464,7 +475,7 @@ impl Campaign {
                     Outcome::Stopped => {}
                     Outcome::Solved { wins, best, part } => {
                         let key = Key::of(&position);
-                        if let Some(stored) = self.store.get(&key)? {
+                        if let Some(stored) = self.stored(&key)? {
                             run.solved_again += 1;
                             if stored != wins {
                                 return Err(CampaignError::Internal(format!(
@@ -474,9 +485,7 @@ impl Campaign {
                                 )));
                             }
                         } else {
-                            // The part first, then the record: a record always has its proof.
-                            write_durably(&self.dir.join(part_path(&key)), &part)?;
-                            self.store.put(&key, wins)?;
+                            self.batch.push(key, wins, part);
                             run.stored += 1;
                         }
                         if leaf == 0 {
@@ -522,12 +531,11 @@ impl Campaign {
         reported: &HashMap<Step, (Pn, Pn)>,
         run: &mut RunState,
     ) -> Result<(), CampaignError> {
-        let store = &self.store;
+        let (store, batch) = (&self.store, &self.batch);
         let mut failure = None;
         let mut hits = 0;
-        self.checkpoint
-            .dag
-            .expand(leaf, |child, step| match store.get(&Key::of(child)) {
+        self.checkpoint.dag.expand(leaf, |child, step| {
+            match stored(store, batch, &Key::of(child)) {
                 Ok(Some(wins)) => {
                     hits += 1;
                     if wins {
@@ -550,7 +558,8 @@ impl Campaign {
                     failure.get_or_insert(err);
                     (Pn::ONE, Pn::ONE)
                 }
-            });
+            }
+        });
         run.store_hits += hits;
         failure.map_or(Ok(()), Err)
     }
@@ -612,7 +621,14 @@ impl Campaign {
         }
     }
 
+    /// Whether the side to move wins a solved position, stored or waiting to be.
+    fn stored(&self, key: &Key) -> Result<Option<bool>, CampaignError> {
+        stored(&self.store, &self.batch, key)
+    }
+
     fn write_checkpoint(&mut self, run: &RunState) -> Result<(), CampaignError> {
+        // The checkpoint's solved leaves are in the store first.
+        self.store.commit(&self.dir, &mut self.batch)?;
         self.checkpoint.stored = self.store.len()?;
         self.checkpoint.in_flight = run.in_flight.len() as u32;
         self.checkpoint.write(&self.dir)
@@ -683,4 +699,12 @@ struct RunState {
     stored: u64,
     store_hits: u64,
     solved_again: u64,
+}
+
+/// Whether the side to move wins a solved position, in `store` or waiting in `batch`.
+fn stored(store: &Store, batch: &Batch, key: &Key) -> Result<Option<bool>, CampaignError> {
+    match batch.get(key) {
+        Some(wins) => Ok(Some(wins)),
+        None => store.get(key),
+    }
 }

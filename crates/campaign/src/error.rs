@@ -60,6 +60,13 @@ impl CampaignError {
 /// Writes `bytes` to `path` crash-safely: a temporary file beside it, synced, renamed
 /// over it, and the directory synced, so the file is the old one or the new one.
 pub(crate) fn write_durably(path: &Path, bytes: &[u8]) -> Result<(), CampaignError> {
+    write_synced(path, bytes)?;
+    sync_parent(path)
+}
+
+/// Writes `bytes` to a temporary file beside `path`, syncs it and renames it over
+/// `path`; the rename is durable once the directory is synced ([`sync_parent`]).
+pub(crate) fn write_synced(path: &Path, bytes: &[u8]) -> Result<(), CampaignError> {
     use std::io::Write;
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
@@ -68,16 +75,16 @@ pub(crate) fn write_durably(path: &Path, bytes: &[u8]) -> Result<(), CampaignErr
     file.write_all(bytes).map_err(CampaignError::io(&tmp))?;
     file.sync_all().map_err(CampaignError::io(&tmp))?;
     drop(file);
-    std::fs::rename(&tmp, path).map_err(CampaignError::io(path))?;
-    if let Some(dir) = path.parent() {
-        let dir = if dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            dir
-        };
-        std::fs::File::open(dir)
-            .and_then(|d| d.sync_all())
-            .map_err(CampaignError::io(dir))?;
-    }
-    Ok(())
+    std::fs::rename(&tmp, path).map_err(CampaignError::io(path))
+}
+
+/// Syncs the directory that holds `path`.
+pub(crate) fn sync_parent(path: &Path) -> Result<(), CampaignError> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    std::fs::File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(CampaignError::io(dir))
 }

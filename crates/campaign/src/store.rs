@@ -3,13 +3,21 @@
 //! disproved; its proof is the part file named after it (see [`part_path`]). A
 //! record is committed (and synced) only after its part file is, so a record always
 //! has its proof; a crash loses at most what was not yet committed.
+//!
+//! Records are committed in batches ([`Batch`], group commit): a batch's parts are
+//! written and synced side by side, their directory synced once, and their records
+//! committed in one transaction, so that a master fed by many workers does not
+//! spend a few syncs on every solved position one after another.
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use breakthrough_solver::Key;
+use hashbrown::HashMap;
+use rayon::prelude::*;
 use redb::{Database, ReadableDatabase, ReadableTableMetadata, TableDefinition};
 
-use crate::error::CampaignError;
+use crate::error::{sync_parent, write_synced, CampaignError};
 
 pub const STORE_FILE: &str = "store.redb";
 pub const PARTS_DIR: &str = "parts";
@@ -43,6 +51,53 @@ fn key_bytes(key: &Key) -> [u8; 17] {
 pub fn part_path(key: &Key) -> PathBuf {
     let side = if key.black_to_move { 'b' } else { 'w' };
     Path::new(PARTS_DIR).join(format!("{:016x}{:016x}{side}.cert", key.white, key.black))
+}
+
+/// Solved positions and their parts waiting to be committed to the store.
+#[derive(Debug, Default)]
+pub struct Batch {
+    /// Key -> (the side to move wins, the part's bytes).
+    waiting: HashMap<Key, (bool, Vec<u8>)>,
+    bytes: usize,
+    oldest: Option<Instant>,
+}
+
+impl Batch {
+    /// Positions waiting before a batch is committed.
+    pub const POSITIONS: usize = 64;
+    /// Part bytes waiting before a batch is committed.
+    pub const BYTES: usize = 64 << 20;
+    /// How long the oldest may wait: what a crash can lose beyond the jobs in flight.
+    pub const WAIT: Duration = Duration::from_millis(20);
+
+    /// Adds a solved position and its part (a position not waiting already).
+    pub fn push(&mut self, key: Key, wins: bool, part: Vec<u8>) {
+        self.bytes += part.len();
+        self.oldest.get_or_insert_with(Instant::now);
+        self.waiting.insert(key, (wins, part));
+    }
+
+    /// Whether the side to move wins a waiting position, if it is waiting.
+    pub fn get(&self, key: &Key) -> Option<bool> {
+        self.waiting.get(key).map(|&(wins, _)| wins)
+    }
+
+    pub fn len(&self) -> usize {
+        self.waiting.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.waiting.is_empty()
+    }
+
+    /// Whether it is time to commit: enough waiting, or waiting long enough.
+    pub fn is_due(&self) -> bool {
+        self.waiting.len() >= Self::POSITIONS
+            || self.bytes >= Self::BYTES
+            || self
+                .oldest
+                .is_some_and(|oldest| oldest.elapsed() >= Self::WAIT)
+    }
 }
 
 /// The open store.
@@ -113,16 +168,34 @@ impl Store {
         Ok(found.map(|value| value.value() != 0))
     }
 
-    /// Records a solved position, durably (its part file must be written first).
-    pub fn put(&self, key: &Key, wins: bool) -> Result<(), CampaignError> {
+    /// Commits a batch, durably, and empties it: writes each part into `dir` (in
+    /// parallel, each synced), syncs the parts' directory, then records every
+    /// position in one transaction, so that a record always has its part.
+    pub fn commit(&self, dir: &Path, batch: &mut Batch) -> Result<(), CampaignError> {
+        if batch.is_empty() {
+            return Ok(());
+        }
+        let parts: Vec<(PathBuf, &[u8])> = batch
+            .waiting
+            .iter()
+            .map(|(key, (_, part))| (dir.join(part_path(key)), part.as_slice()))
+            .collect();
+        parts
+            .par_iter()
+            .try_for_each(|(path, part)| write_synced(path, part))?;
+        sync_parent(&parts[0].0)?;
         let tx = self.db.begin_write().map_err(|e| self.failed(&e))?;
         {
             let mut table = tx.open_table(SOLVED).map_err(|e| self.failed(&e))?;
-            table
-                .insert(&key_bytes(key)[..], u8::from(wins))
-                .map_err(|e| self.failed(&e))?;
+            for (key, &(wins, _)) in &batch.waiting {
+                table
+                    .insert(&key_bytes(key)[..], u8::from(wins))
+                    .map_err(|e| self.failed(&e))?;
+            }
         }
-        tx.commit().map_err(|e| self.failed(&e))
+        tx.commit().map_err(|e| self.failed(&e))?;
+        *batch = Batch::default();
+        Ok(())
     }
 
     /// Positions stored.
