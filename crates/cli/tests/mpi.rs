@@ -241,3 +241,56 @@ fn a_killed_worker_rank_ends_the_run_and_the_campaign_continues_right() {
         "{result}"
     );
 }
+
+#[test]
+fn sigterm_to_every_rank_stops_the_run_cleanly_and_it_continues() {
+    // As Slurm's scancel does: the workers wait for the master's word, the master
+    // stops the jobs, takes in what they finished and writes its checkpoint.
+    let start = Position::start("5x5".parse().unwrap());
+    let dir = scratch("sigterm");
+    let mut first = mpirun(3)
+        .args(["campaign", "run"])
+        .arg(&dir)
+        .args([
+            "5x5",
+            "--threads",
+            "1",
+            "--tt-mb",
+            "64",
+            "--job-nodes",
+            "3000",
+        ])
+        .args(["--checkpoint-every", "0.5", "--quiet"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while jobs_done(&dir) < 5 {
+        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
+        assert!(first.try_wait().unwrap().is_none(), "the run ended early");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let pids = rank_pids(&dir);
+    assert_eq!(pids.len(), 3, "the ranks: {pids:?}");
+    for (_, pid) in &pids {
+        assert!(Command::new("kill")
+            .args(["-TERM", &pid.to_string()])
+            .status()
+            .unwrap()
+            .success());
+    }
+    let ended = first.wait().unwrap();
+    assert_eq!(ended.code(), Some(3), "a clean stop");
+    let status = Command::new(BIN)
+        .args(["campaign", "status", "--json"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let status: serde_json::Value = serde_json::from_slice(&status.stdout).unwrap();
+    assert_eq!(status["runs"][0]["end"], "interrupted", "{status}");
+    assert_eq!(status["jobs_in_flight"], 0, "every job taken in: {status}");
+
+    let output = campaign(3, &dir, "5x5", &start.to_string(), 3000);
+    assert_eq!(verified_winner(&output, &dir), Color::Black);
+}

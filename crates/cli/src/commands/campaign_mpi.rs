@@ -3,6 +3,8 @@
 
 use std::process::ExitCode;
 
+use anyhow::Context as _;
+
 use breakthrough_campaign::mpi::{
     initialize, serve, Communicator as _, MpiMaster, SimpleCommunicator,
 };
@@ -23,7 +25,11 @@ pub fn run(
     let universe = initialize().map_err(reported)?;
     let world = universe.world();
     if world.rank() != 0 {
-        // A worker: its threads and table are its own; only rank 0 prints.
+        // A worker: its threads and table are its own; only rank 0 prints. It ends
+        // when the master says so: a SIGTERM to every task (Slurm's scancel, or its
+        // signal before the wall time) reaches the master too, which then stops the
+        // jobs, takes in what they finished and writes its checkpoint.
+        ctrlc::set_handler(|| {}).context("cannot install the SIGTERM handler")?;
         serve(&world, options.threads, options.table_mb).map_err(reported)?;
         return Ok(ExitCode::SUCCESS);
     }
