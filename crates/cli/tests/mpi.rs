@@ -1,7 +1,8 @@
 //! Campaigns over MPI (built with `--features mpi`; needs `mpirun`, see
 //! scripts/install-mpi.sh): 3 and 4 ranks on this machine, oversubscribed. Every
 //! answer against the reference solver, every certificate verified; a worker rank
-//! killed mid-way, and the campaign continued to the right end.
+//! killed mid-way, and every rank sent SIGTERM, each campaign then continued to the
+//! right end.
 #![cfg(feature = "mpi")]
 
 use std::path::{Path, PathBuf};
