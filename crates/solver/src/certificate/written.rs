@@ -3,9 +3,9 @@
 //! memory that stays bounded whatever the proof's size.
 //!
 //! It holds every position while they fit in its byte budget; at the budget it
-//! forgets the deepest half or more (the shallow positions are few and transpose most, and
-//! the principal variation is read from them). A forgotten position met again is
-//! written again: the certificate grows, it stays right.
+//! forgets the deepest half or more (the shallow positions are few and transpose
+//! most, and the principal variation is read from them). A forgotten position met
+//! again is written again: the certificate grows, it stays right.
 
 use breakthrough_engine::{Color, Position, Step};
 use hashbrown::HashMap;
