@@ -16,7 +16,9 @@ use crate::certificate::extract;
 use crate::dfpn::Dfpn;
 use crate::limits::Budget;
 use crate::parallel::Team;
-use crate::{Certificate, ExtractError, Key, Knowledge, Limits, Phase, Pn, Progress, Stop, Table};
+use crate::{
+    Certificate, Claim, ExtractError, Key, Knowledge, Limits, Phase, Pn, Progress, Stop, Table,
+};
 
 /// How to run a job.
 #[derive(Clone, Debug)]
@@ -188,20 +190,21 @@ pub fn run_job(
         } else {
             position.to_move().opponent()
         };
-        let proof =
-            match extract::extract(&mut extraction, position, winner, options.proof_mb << 20) {
-                Ok(proof) => proof,
-                Err(ExtractError::Stopped(_)) => {
-                    return Ok(JobReport {
-                        outcome: JobOutcome::Stopped,
-                        nodes,
-                        proof_nodes: extraction.budget.nodes(),
-                    })
-                }
-                Err(err) => return Err(err),
-            };
-        proof_nodes = proof.search_nodes;
-        Some(proof.certificate)
+        // Only the certificate: a part's main line is of no use to the campaign.
+        let memory = options.proof_mb << 20;
+        let written = extract::write_proof(&mut extraction, position, winner, Claim::Wins, memory);
+        proof_nodes = extraction.budget.nodes();
+        match written {
+            Ok(written) => Some(written.certificate),
+            Err(ExtractError::Stopped(_)) => {
+                return Ok(JobReport {
+                    outcome: JobOutcome::Stopped,
+                    nodes,
+                    proof_nodes,
+                })
+            }
+            Err(err) => return Err(err),
+        }
     } else {
         None
     };
