@@ -11,7 +11,8 @@
 #
 # The run stops cleanly MARGIN seconds before the wall-time limit (exit 3, the
 # checkpoint written) and, unless RESUBMIT=0, submits this script again to continue;
-# it stops resubmitting when the campaign is solved or a run fails (the next job
+# it stops resubmitting when the campaign is solved, a run fails or is stopped
+# otherwise (scancel --signal=TERM: a clean stop, exit 3) (the next job
 # gets the same number of nodes, time limit, memory, job name, partition, account,
 # QOS and reservation; give any other sbatch option as its SBATCH_* environment
 # variable, e.g. SBATCH_OUTPUT=... or SBATCH_CONSTRAINT=..., which the next job
@@ -75,7 +76,12 @@ set -e
 "$bin" campaign status "$DIR" >&2 || true
 case $code in
 0) echo "$(date -Is) solved: $DIR/result.json; check it with $bin verify $DIR" >&2 ;;
-3) if [[ $RESUBMIT != 0 ]]; then
+3) # Stopped cleanly: for the wall time (go on), or by a signal such as
+   # `scancel --signal=TERM` (the user's stop: no next job).
+   last_end=$("$bin" campaign status "$DIR" 2>/dev/null | grep '^run ' | tail -n 1 | sed 's/.*: //' || true)
+   if [[ $last_end != "time limit" ]]; then
+       echo "$(date -Is) stopped ($last_end), not for the wall time: no next job; submit again to continue" >&2
+   elif [[ $RESUBMIT != 0 ]]; then
        echo "$(date -Is) stopped for the wall time: submitting the next run" >&2
        # The job as Slurm has it: its time limit, memory (--mem, --mem-per-cpu,
        # --mem=0) and where it ran, and this script's path (Slurm runs a copy).
