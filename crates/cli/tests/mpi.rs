@@ -187,13 +187,12 @@ fn jobs_done(dir: &Path) -> u64 {
         .unwrap_or(0)
 }
 
-#[test]
-fn a_killed_worker_rank_ends_the_run_and_the_campaign_continues_right() {
-    let start = Position::start("5x5".parse().unwrap());
-    let dir = scratch("killed");
-    let mut first = mpirun(3)
+/// Starts a 5x5 campaign in `dir` on 3 ranks and returns once its checkpoint has a
+/// few jobs done, the run still going.
+fn start_5x5_on_3_ranks(dir: &Path) -> std::process::Child {
+    let mut run = mpirun(3)
         .args(["campaign", "run"])
-        .arg(&dir)
+        .arg(dir)
         .args([
             "5x5",
             "--threads",
@@ -208,13 +207,21 @@ fn a_killed_worker_rank_ends_the_run_and_the_campaign_continues_right() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // Wait for a checkpoint with a few jobs done, then kill worker rank 2.
     let started = Instant::now();
-    while jobs_done(&dir) < 5 {
+    while jobs_done(dir) < 5 {
         assert!(started.elapsed() < Duration::from_secs(120), "no progress");
-        assert!(first.try_wait().unwrap().is_none(), "the run ended early");
+        assert!(run.try_wait().unwrap().is_none(), "the run ended early");
         std::thread::sleep(Duration::from_millis(200));
     }
+    run
+}
+
+#[test]
+fn a_killed_worker_rank_ends_the_run_and_the_campaign_continues_right() {
+    let start = Position::start("5x5".parse().unwrap());
+    let dir = scratch("killed");
+    // Once a checkpoint has a few jobs done, kill worker rank 2.
+    let mut first = start_5x5_on_3_ranks(&dir);
     let pids = rank_pids(&dir);
     assert_eq!(
         pids.iter().map(|&(rank, _)| rank).collect::<Vec<_>>(),
@@ -249,29 +256,7 @@ fn sigterm_to_every_rank_stops_the_run_cleanly_and_it_continues() {
     // stops the jobs, takes in what they finished and writes its checkpoint.
     let start = Position::start("5x5".parse().unwrap());
     let dir = scratch("sigterm");
-    let mut first = mpirun(3)
-        .args(["campaign", "run"])
-        .arg(&dir)
-        .args([
-            "5x5",
-            "--threads",
-            "1",
-            "--tt-mb",
-            "64",
-            "--job-nodes",
-            "3000",
-        ])
-        .args(["--checkpoint-every", "0.5", "--quiet"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while jobs_done(&dir) < 5 {
-        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
-        assert!(first.try_wait().unwrap().is_none(), "the run ended early");
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    let mut first = start_5x5_on_3_ranks(&dir);
     let pids = rank_pids(&dir);
     assert_eq!(pids.len(), 3, "the ranks: {pids:?}");
     for (_, pid) in &pids {
