@@ -83,7 +83,7 @@ pub struct SolveArgs {
     pub proof: Option<PathBuf>,
 
     /// Memory in MiB for the proof's extraction to remember the positions it has
-    /// written (32 bytes each), so that a transposition refers back instead of
+    /// written (about 41 bytes each), so that a transposition refers back instead of
     /// writing its proof again. A bigger proof is still written, in bounded memory,
     /// with some positions written more than once.
     #[arg(long, value_name = "MB", default_value_t = breakthrough_solver::DEFAULT_PROOF_MB,
