@@ -7,14 +7,16 @@
 # go on; a campaign whose directory is lost starts again from scratch with the same
 # command. Extra arguments go to `campaign run` (--threads, --tt-mb, ...). Exit
 # code: 0 solved (the certificate is verified), 3 not yet.
+# BREAKTHROUGH=PATH runs that binary instead of building this checkout's (a long
+# campaign then survives rebuilds of target/ while it runs).
 # Usage: scripts/campaign.sh BOARD [SECONDS] [campaign run options]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 board=${1:?usage: scripts/campaign.sh BOARD [SECONDS] [options]}
 seconds=${2:-3000}
 shift $(( $# >= 2 ? 2 : 1 ))
-cargo build --release --quiet
-bin=./target/release/breakthrough
+bin=${BREAKTHROUGH:-./target/release/breakthrough}
+if [ -z "${BREAKTHROUGH:-}" ]; then cargo build --release --quiet; fi
 dir=campaigns/$board
 mkdir -p campaigns
 status=0

@@ -68,6 +68,11 @@ pub struct Figures {
     pub run_jobs: u64,
     /// Of this run's nodes, those the jobs spent writing their proofs.
     pub run_proof_nodes: u64,
+    /// Stored positions this run's jobs met in their searches (and so took as
+    /// settled instead of searching them again), and their proofs' references to
+    /// stored positions instead of proofs of them.
+    pub run_proven_hits: u64,
+    pub run_given: u64,
     pub in_flight: usize,
     pub stored: u64,
     /// Positions of this run taken from the store instead of searched (leaves about
@@ -118,6 +123,8 @@ pub struct Campaign {
     root_best: Option<Step>,
     /// Positions in the store when the campaign was opened.
     stored_base: u64,
+    /// Positions committed to the store that the workers have not been told of.
+    news: Vec<(Key, bool)>,
     /// Table entries loaded from the last clean stop (see [`crate::warm`]).
     pub warm_entries: u64,
     /// Why the warm table could not be saved at the last stop, if it could not.
@@ -212,6 +219,7 @@ impl Campaign {
             warm_entries: 0,
             warm_error: None,
             stored_base,
+            news: Vec::new(),
             loaded_from_store,
             dir: dir.to_path_buf(),
             spec: wanted.clone(),
@@ -343,6 +351,8 @@ impl Campaign {
             ..RunState::default()
         };
         self.write_checkpoint(&run)?;
+        // Every stored position is news to the workers of a new run.
+        self.news = self.store.all()?;
         let mut last_checkpoint = Instant::now();
         let mut last_report = Instant::now();
         let mut next_job = 0u64;
@@ -367,6 +377,9 @@ impl Campaign {
             {
                 observer(&self.figures(&run, started, &before));
                 return Ok(RunEnd::Running);
+            }
+            if !self.news.is_empty() {
+                transport.committed(&std::mem::take(&mut self.news));
             }
             // Hand out the most-proving free leaves.
             while run.in_flight.len() < transport.workers() {
@@ -406,7 +419,7 @@ impl Campaign {
                 self.take(report, &mut run)?;
             }
             if self.batch.is_due() {
-                self.store.commit(&self.dir, &mut self.batch)?;
+                self.commit()?;
             }
             self.sample(&run, started, &before);
             if last_checkpoint.elapsed() >= options.checkpoint_every {
@@ -467,13 +480,19 @@ impl Campaign {
                 run.jobs += 1;
                 run.nodes += done.nodes + done.proof_nodes;
                 run.proof_nodes += done.proof_nodes;
+                run.proven_hits += done.proven_hits;
                 run.homes.insert(leaf, done.place);
                 let dag = &mut self.checkpoint.dag;
                 dag.nodes[leaf as usize].state = State::Leaf;
                 let position = dag.nodes[leaf as usize].position;
                 match done.outcome {
                     Outcome::Stopped => {}
-                    Outcome::Solved { wins, best, part } => {
+                    Outcome::Solved {
+                        wins,
+                        best,
+                        part,
+                        given,
+                    } => {
                         let key = Key::of(&position);
                         if let Some(stored) = self.stored(&key)? {
                             run.solved_again += 1;
@@ -485,7 +504,8 @@ impl Campaign {
                                 )));
                             }
                         } else {
-                            self.batch.push(key, wins, part);
+                            run.given += given.len() as u64;
+                            self.batch.push(key, wins, part, given);
                             run.stored += 1;
                         }
                         if leaf == 0 {
@@ -575,6 +595,8 @@ impl Campaign {
             run_nodes: run.nodes,
             run_jobs: run.jobs,
             run_proof_nodes: run.proof_nodes,
+            run_proven_hits: run.proven_hits,
+            run_given: run.given,
             in_flight: run.in_flight.len(),
             stored: self.stored_base + run.stored,
             store_hits: run.store_hits,
@@ -626,9 +648,16 @@ impl Campaign {
         stored(&self.store, &self.batch, key)
     }
 
+    /// Commits the solved positions waiting, which become news for the workers.
+    fn commit(&mut self) -> Result<(), CampaignError> {
+        let committed = self.store.commit(&self.dir, &mut self.batch)?;
+        self.news.extend(committed);
+        Ok(())
+    }
+
     fn write_checkpoint(&mut self, run: &RunState) -> Result<(), CampaignError> {
         // The checkpoint's solved leaves are in the store first.
-        self.store.commit(&self.dir, &mut self.batch)?;
+        self.commit()?;
         self.checkpoint.stored = self.store.len()?;
         self.checkpoint.in_flight = run.in_flight.len() as u32;
         self.checkpoint.write(&self.dir)
@@ -643,7 +672,7 @@ impl Campaign {
             .ok_or_else(|| CampaignError::Internal("settling an unsolved root".into()))?;
         let mover = self.root.to_move();
         let winner = if wins { mover } else { mover.opponent() };
-        let written = write_certificate(&self.dir, &self.root, winner, dag)?;
+        let written = write_certificate(&self.dir, &self.root, winner, dag, &self.store)?;
         let root_moves: Vec<(Step, Option<bool>)> = self
             .root
             .steps()
@@ -696,6 +725,8 @@ struct RunState {
     jobs: u64,
     nodes: u64,
     proof_nodes: u64,
+    proven_hits: u64,
+    given: u64,
     stored: u64,
     store_hits: u64,
     solved_again: u64,

@@ -3,14 +3,21 @@
 //! - `DIR/top.cert`: the master's proof, a certificate with the claim "wins given"
 //!   (see `breakthrough_solver::certificate::top`): the winner's strategy over the
 //!   top of the game, down to positions that jobs proved.
-//! - `DIR/parts/*.cert`: each job's proof of its position (a plain certificate).
+//! - `DIR/parts/*.cert`: each job's proof of its position: a plain certificate, or
+//!   one that itself takes other stored positions as proven ("wins given", written
+//!   once the store held them, so that a part need not prove again what an earlier
+//!   job proved).
 //! - `DIR/certificate.json`: the manifest: the position, the winner, the top's file
-//!   and every part's file.
+//!   and every part's file (the top's givens, their parts' givens, and so on).
 //!
 //! [`verify_certificate`] checks it with the rules alone: the top, then every part
 //! (in parallel, one part per thread at a time, so memory is bounded by the largest
-//! parts rather than the whole proof), and that each position the top takes as given
-//! is the root of a part (or its mirror image) proven for the same side.
+//! parts rather than the whole proof), and that each position the top or a part
+//! takes as given is the root of a part (or its mirror image) proven for the same
+//! side. The parts cannot prove one another in a circle: a part may not take its own
+//! root as given, and every other position it reaches lies strictly later in the
+//! game (each move either captures, leaving fewer pieces, or advances a piece a row
+//! without capturing, so no position, or mirror image of one, can come back).
 
 use std::path::{Path, PathBuf};
 
@@ -22,7 +29,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::dag::Dag;
 use crate::error::{write_durably, CampaignError};
-use crate::store::part_path;
+use crate::store::{part_path, Store};
 
 pub const MANIFEST_FILE: &str = "certificate.json";
 pub const TOP_FILE: &str = "top.cert";
@@ -50,12 +57,14 @@ pub struct Written {
     pub bytes: u64,
 }
 
-/// Writes the top of a solved campaign's DAG and the manifest naming its parts.
+/// Writes the top of a solved campaign's DAG and the manifest naming its parts: the
+/// top's givens and, from the store, what their parts take as given in turn.
 pub fn write_certificate(
     dir: &Path,
     root: &Position,
     winner: Color,
     dag: &Dag,
+    store: &Store,
 ) -> Result<Written, CampaignError> {
     let mut given = Vec::new();
     let mut seen = HashSet::new();
@@ -84,6 +93,16 @@ pub fn write_certificate(
         return Err(CampaignError::Internal(format!(
             "the top proof reaches {position}, which the DAG does not prove"
         )));
+    }
+    // The closure: each part's givens are stored positions with parts of their own.
+    let mut next = 0;
+    while next < given.len() {
+        for key in store.given(&given[next])? {
+            if seen.insert(key) {
+                given.push(key);
+            }
+        }
+        next += 1;
     }
     let mut parts = Vec::with_capacity(given.len());
     let mut bytes = 0;
@@ -123,6 +142,8 @@ pub struct CampaignReport {
     pub winner: Color,
     pub top: VerifyReport,
     pub parts: usize,
+    /// Parts that take other parts' positions as proven.
+    pub given_parts: usize,
     /// Positions checked in all parts.
     pub part_positions: u64,
     /// The largest part's positions.
@@ -207,8 +228,8 @@ pub fn verify_certificate(dir: &Path) -> Result<CampaignReport, Rejected> {
         .verify()
         .map_err(|err| reject(&top_path, err.to_string()))?;
     drop(top);
-    // Each part: read, checked, dropped; its root's key kept.
-    let checked: Vec<(Key, u64, u64)> = manifest
+    // Each part: read, checked, dropped; its root's key and its givens' kept.
+    let checked: Vec<(Key, u64, u64, Vec<Key>)> = manifest
         .parts
         .par_iter()
         .map(|name| {
@@ -225,7 +246,8 @@ pub fn verify_certificate(dir: &Path) -> Result<CampaignReport, Rejected> {
                     ),
                 ));
             }
-            if part.claim() != Claim::Wins || part.winner() != winner {
+            let claims = matches!(part.claim(), Claim::Wins | Claim::WinsGiven);
+            if !claims || part.winner() != winner {
                 return Err(reject(
                     &path,
                     format!(
@@ -238,10 +260,18 @@ pub fn verify_certificate(dir: &Path) -> Result<CampaignReport, Rejected> {
             let report = part
                 .verify()
                 .map_err(|err| reject(&path, err.to_string()))?;
-            Ok((Key::of(part.root()), report.positions, bytes.len() as u64))
+            let key = Key::of(part.root());
+            let given: Vec<Key> = report.given.iter().map(Key::of).collect();
+            if given.contains(&key) {
+                return Err(reject(
+                    &path,
+                    format!("it takes its own position {} as proven", part.root()),
+                ));
+            }
+            Ok((key, report.positions, bytes.len() as u64, given))
         })
         .collect::<Result<_, Rejected>>()?;
-    let proven: HashSet<Key> = checked.iter().map(|&(key, _, _)| key).collect();
+    let proven: HashSet<Key> = checked.iter().map(|c| c.0).collect();
     if let Some(unproven) = top_report
         .given
         .iter()
@@ -252,10 +282,22 @@ pub fn verify_certificate(dir: &Path) -> Result<CampaignReport, Rejected> {
             format!("no part proves {unproven}, which the top takes as proven"),
         ));
     }
+    for (name, (_, _, _, given)) in manifest.parts.iter().zip(&checked) {
+        if let Some(unproven) = given.iter().find(|&key| !proven.contains(key)) {
+            return Err(reject(
+                &dir.join(name),
+                format!(
+                    "it takes {} as proven, which no part of the manifest proves",
+                    part_path(unproven).display()
+                ),
+            ));
+        }
+    }
     Ok(CampaignReport {
         root,
         winner,
         parts: checked.len(),
+        given_parts: checked.iter().filter(|c| !c.3.is_empty()).count(),
         part_positions: checked.iter().map(|c| c.1).sum(),
         largest_part: checked.iter().map(|c| c.1).max().unwrap_or(0),
         bytes: top_bytes.len() as u64 + checked.iter().map(|c| c.2).sum::<u64>(),

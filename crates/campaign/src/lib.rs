@@ -20,7 +20,9 @@
 //! node budget (`breakthrough_solver::run_job`). A job that settles its leaf writes
 //! the leaf's proof; one that runs out of budget reports the leaf's numbers and its
 //! children's, and the master expands the leaf. Workers on one machine are threads
-//! that share one table, kept between jobs ([`transport`]).
+//! that share one table, kept between jobs ([`transport`]). Stored positions, once
+//! committed, go to the workers too: a job takes them as settled, and its proof
+//! refers to them ("wins given") instead of proving them again.
 //!
 //! **Crashes.** `kill -9` at any moment loses the jobs in flight and the master's
 //! work since the last checkpoint; the store keeps every solved position, and the

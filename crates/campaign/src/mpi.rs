@@ -3,8 +3,9 @@
 //! local run) and every other rank is a worker with its own threads and its own
 //! table, kept between jobs ([`serve`]). The master's [`MpiMaster`] is a
 //! [`Transport`]: a job goes to the rank that last searched its subtree when that
-//! rank has a free thread, and each job carries the positions solved elsewhere since
-//! the rank's last job, which the rank puts in its table as settled. A worker sends
+//! rank has a free thread, and each job carries the positions committed to the store
+//! since the rank's last job, which the rank puts in its table as settled and lets
+//! its jobs' proofs take as proven ([`Transport::committed`]). A worker sends
 //! back its proofs as the parts' bytes; only rank 0 writes to the campaign's
 //! directory.
 //!
@@ -21,7 +22,7 @@ use mpi::point_to_point::{Destination, MatchedReceiveVec, Source};
 use mpi::Threading;
 
 use crate::error::CampaignError;
-use crate::transport::{Local, Outcome, Report, Transport, WorkerSettings};
+use crate::transport::{Local, Report, Transport, WorkerSettings};
 use crate::wire::{ToMaster, ToWorker};
 
 /// Every message goes on this tag; MPI keeps the order between two ranks.
@@ -70,9 +71,10 @@ pub struct MpiMaster<'w> {
     world: &'w SimpleCommunicator,
     /// Index: rank (rank 0, the master, runs no jobs).
     ranks: Vec<Rank>,
-    /// Job id -> the rank running it and its position's key.
-    jobs: HashMap<u64, (usize, Key)>,
-    /// Positions solved by jobs, in order, for the ranks that did not solve them.
+    /// Job id -> the rank running it.
+    jobs: HashMap<u64, usize>,
+    /// Positions committed to the store, in order, for every rank (see [`Rank`]'s
+    /// `told`).
     solved: Vec<(Key, bool)>,
     pub traffic: Traffic,
     quit: bool,
@@ -195,21 +197,15 @@ impl<'w> MpiMaster<'w> {
             .unwrap_or(1)
     }
 
-    /// Notes a report: the rank is free again, and a solved position is news for
-    /// the other ranks.
+    /// Notes a report: the rank is free again.
     fn note(&mut self, report: &Report) {
         let job = match report {
             Report::Done(done) => done.job,
             Report::Failed { job, .. } => *job,
             Report::Progress { .. } => return,
         };
-        if let Some((rank, key)) = self.jobs.remove(&job) {
+        if let Some(rank) = self.jobs.remove(&job) {
             self.ranks[rank].busy = self.ranks[rank].busy.saturating_sub(1);
-            if let Report::Done(done) = report {
-                if let Outcome::Solved { wins, .. } = done.outcome {
-                    self.solved.push((key, wins));
-                }
-            }
         }
     }
 }
@@ -232,7 +228,7 @@ impl Transport for MpiMaster<'_> {
         let news = self.solved[told..upto].to_vec();
         self.ranks[rank].told = upto;
         self.ranks[rank].busy += 1;
-        self.jobs.insert(job.id, (rank, Key::of(&job.position)));
+        self.jobs.insert(job.id, rank);
         let bytes = ToWorker::Job { job, solved: news }.encode();
         self.send_to(rank, &bytes);
     }
@@ -277,6 +273,11 @@ impl Transport for MpiMaster<'_> {
         for rank in 1..self.ranks.len() {
             self.send_to(rank, &halt);
         }
+    }
+
+    /// News for every rank, which rides with its next jobs.
+    fn committed(&mut self, solved: &[(Key, bool)]) {
+        self.solved.extend_from_slice(solved);
     }
 }
 
@@ -324,8 +325,8 @@ pub fn serve(
                 match ToWorker::decode(&bytes).map_err(wire_error) {
                     Ok(ToWorker::Job { job, solved }) => {
                         let entries: Vec<SavedEntry> = solved
-                            .into_iter()
-                            .map(|(key, wins)| SavedEntry {
+                            .iter()
+                            .map(|&(key, wins)| SavedEntry {
                                 key,
                                 phi: if wins { Pn::ZERO } else { Pn::INF },
                                 delta: if wins { Pn::INF } else { Pn::ZERO },
@@ -333,6 +334,7 @@ pub fn serve(
                             })
                             .collect();
                         table.restore(&entries);
+                        local.committed(&solved);
                         local.send(job);
                     }
                     Ok(ToWorker::Halt) => local.halt(),

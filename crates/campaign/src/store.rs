@@ -4,6 +4,12 @@
 //! record is committed (and synced) only after its part file is, so a record always
 //! has its proof; a crash loses at most what was not yet committed.
 //!
+//! A part may take other stored positions as proven (the claim "wins given"): the
+//! table `given` keeps, for such a position, the keys its part takes as given, so
+//! that the campaign's certificate lists every part it needs without reading them.
+//! Only committed positions are ever given (see `Transport::committed`), so every
+//! record's givens are records too.
+//!
 //! Records are committed in batches ([`Batch`], group commit): a batch's parts are
 //! written and synced side by side, their directory synced once, and their records
 //! committed in one transaction, so that a master fed by many workers does not
@@ -15,7 +21,7 @@ use std::time::{Duration, Instant};
 use breakthrough_solver::Key;
 use hashbrown::HashMap;
 use rayon::prelude::*;
-use redb::{Database, ReadableDatabase, ReadableTableMetadata, TableDefinition};
+use redb::{Database, ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefinition};
 
 use crate::error::{sync_parent, write_synced, CampaignError};
 
@@ -37,6 +43,9 @@ pub fn disk_bytes(dir: &Path) -> u64 {
 
 /// Key (white, black, black to move) -> (side to move wins).
 const SOLVED: TableDefinition<&[u8], u8> = TableDefinition::new("solved");
+/// Key -> the keys its part takes as given, 17 bytes each (only for parts that
+/// take some).
+const GIVEN: TableDefinition<&[u8], &[u8]> = TableDefinition::new("given");
 
 /// A key's 17 bytes: both armies, little-endian, and the side to move.
 fn key_bytes(key: &Key) -> [u8; 17] {
@@ -45,6 +54,20 @@ fn key_bytes(key: &Key) -> [u8; 17] {
     bytes[8..16].copy_from_slice(&key.black.to_le_bytes());
     bytes[16] = u8::from(key.black_to_move);
     bytes
+}
+
+fn key_from_bytes(bytes: &[u8]) -> Option<Key> {
+    let bytes: &[u8; 17] = bytes.try_into().ok()?;
+    Some(Key {
+        white: u64::from_le_bytes(bytes[..8].try_into().ok()?),
+        black: u64::from_le_bytes(bytes[8..16].try_into().ok()?),
+        black_to_move: match bytes[16] {
+            0 => false,
+            1 => true,
+            _ => return None,
+        },
+        horizon: 0,
+    })
 }
 
 /// The part file that proves a stored position, relative to the campaign directory.
@@ -56,8 +79,8 @@ pub fn part_path(key: &Key) -> PathBuf {
 /// Solved positions and their parts waiting to be committed to the store.
 #[derive(Debug, Default)]
 pub struct Batch {
-    /// Key -> (the side to move wins, the part's bytes).
-    waiting: HashMap<Key, (bool, Vec<u8>)>,
+    /// Key -> (the side to move wins, the part's bytes, the keys it takes as given).
+    waiting: HashMap<Key, (bool, Vec<u8>, Vec<Key>)>,
     bytes: usize,
     oldest: Option<Instant>,
 }
@@ -70,16 +93,17 @@ impl Batch {
     /// How long the oldest may wait: what a crash can lose beyond the jobs in flight.
     pub const WAIT: Duration = Duration::from_millis(20);
 
-    /// Adds a solved position and its part (a position not waiting already).
-    pub fn push(&mut self, key: Key, wins: bool, part: Vec<u8>) {
+    /// Adds a solved position, its part and the stored positions the part takes as
+    /// given (a position not waiting already).
+    pub fn push(&mut self, key: Key, wins: bool, part: Vec<u8>, given: Vec<Key>) {
         self.bytes += part.len();
         self.oldest.get_or_insert_with(Instant::now);
-        self.waiting.insert(key, (wins, part));
+        self.waiting.insert(key, (wins, part, given));
     }
 
     /// Whether the side to move wins a waiting position, if it is waiting.
     pub fn get(&self, key: &Key) -> Option<bool> {
-        self.waiting.get(key).map(|&(wins, _)| wins)
+        self.waiting.get(key).map(|&(wins, _, _)| wins)
     }
 
     pub fn len(&self) -> usize {
@@ -145,6 +169,8 @@ impl Store {
         let tx = db.begin_write().map_err(|e| failed(&e))?;
         tx.open_table(SOLVED)
             .map_err(|e| CampaignError::damaged(&path, e.to_string()))?;
+        tx.open_table(GIVEN)
+            .map_err(|e| CampaignError::damaged(&path, e.to_string()))?;
         tx.commit().map_err(|e| failed(&e))?;
         let parts = dir.join(PARTS_DIR);
         std::fs::create_dir_all(&parts).map_err(CampaignError::io(&parts))?;
@@ -168,17 +194,57 @@ impl Store {
         Ok(found.map(|value| value.value() != 0))
     }
 
+    /// The keys the part of a stored position takes as given (none for a plain
+    /// part, or a position not stored).
+    pub fn given(&self, key: &Key) -> Result<Vec<Key>, CampaignError> {
+        let tx = self.db.begin_read().map_err(|e| self.failed(&e))?;
+        let table = tx.open_table(GIVEN).map_err(|e| self.failed(&e))?;
+        let Some(found) = table
+            .get(&key_bytes(key)[..])
+            .map_err(|e| self.failed(&e))?
+        else {
+            return Ok(Vec::new());
+        };
+        let bytes = found.value();
+        let keys: Option<Vec<Key>> = bytes.chunks(17).map(key_from_bytes).collect();
+        match keys {
+            Some(keys) if bytes.len() % 17 == 0 => Ok(keys),
+            _ => Err(CampaignError::damaged(
+                &self.path,
+                format!(
+                    "a damaged list of given positions at {}",
+                    part_path(key).display()
+                ),
+            )),
+        }
+    }
+
+    /// Every stored position, with whether the side to move wins.
+    pub fn all(&self) -> Result<Vec<(Key, bool)>, CampaignError> {
+        let tx = self.db.begin_read().map_err(|e| self.failed(&e))?;
+        let table = tx.open_table(SOLVED).map_err(|e| self.failed(&e))?;
+        let mut all = Vec::new();
+        for entry in table.iter().map_err(|e| self.failed(&e))? {
+            let (key, wins) = entry.map_err(|e| self.failed(&e))?;
+            let key = key_from_bytes(key.value())
+                .ok_or_else(|| CampaignError::damaged(&self.path, "a record with a damaged key"))?;
+            all.push((key, wins.value() != 0));
+        }
+        Ok(all)
+    }
+
     /// Commits a batch, durably, and empties it: writes each part into `dir` (in
     /// parallel, each synced), syncs the parts' directory, then records every
-    /// position in one transaction, so that a record always has its part.
-    pub fn commit(&self, dir: &Path, batch: &mut Batch) -> Result<(), CampaignError> {
+    /// position in one transaction, so that a record always has its part. Returns
+    /// the positions committed, with whether the side to move wins.
+    pub fn commit(&self, dir: &Path, batch: &mut Batch) -> Result<Vec<(Key, bool)>, CampaignError> {
         if batch.is_empty() {
-            return Ok(());
+            return Ok(Vec::new());
         }
         let parts: Vec<(PathBuf, &[u8])> = batch
             .waiting
             .iter()
-            .map(|(key, (_, part))| (dir.join(part_path(key)), part.as_slice()))
+            .map(|(key, (_, part, _))| (dir.join(part_path(key)), part.as_slice()))
             .collect();
         parts
             .par_iter()
@@ -187,15 +253,27 @@ impl Store {
         let tx = self.db.begin_write().map_err(|e| self.failed(&e))?;
         {
             let mut table = tx.open_table(SOLVED).map_err(|e| self.failed(&e))?;
-            for (key, &(wins, _)) in &batch.waiting {
+            let mut given_table = tx.open_table(GIVEN).map_err(|e| self.failed(&e))?;
+            for (key, (wins, _, given)) in &batch.waiting {
                 table
-                    .insert(&key_bytes(key)[..], u8::from(wins))
+                    .insert(&key_bytes(key)[..], u8::from(*wins))
                     .map_err(|e| self.failed(&e))?;
+                if !given.is_empty() {
+                    let bytes: Vec<u8> = given.iter().flat_map(key_bytes).collect();
+                    given_table
+                        .insert(&key_bytes(key)[..], &bytes[..])
+                        .map_err(|e| self.failed(&e))?;
+                }
             }
         }
         tx.commit().map_err(|e| self.failed(&e))?;
+        let committed = batch
+            .waiting
+            .iter()
+            .map(|(key, &(wins, _, _))| (*key, wins))
+            .collect();
         *batch = Batch::default();
-        Ok(())
+        Ok(committed)
     }
 
     /// Positions stored.

@@ -7,10 +7,12 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use breakthrough_engine::{Position, Step};
-use breakthrough_solver::{run_job, JobOptions, JobOutcome, Knowledge, Pn, Progress, Table};
+use breakthrough_solver::{
+    run_job, JobOptions, JobOutcome, Key, Knowledge, Pn, Progress, Proven, Table,
+};
 
 /// MiB of each worker thread's memory of the positions its part has written (see
 /// `SolveOptions::proof_mb`): all of a part of up to about 7 M positions (a 6 MB part
@@ -33,12 +35,15 @@ pub struct Job {
 /// What a job found, as the master takes it in.
 #[derive(Clone, Debug)]
 pub enum Outcome {
-    /// Settled: whether the side to move wins, a winning move if known, and the
-    /// proof of it as the part's file bytes (compressed by the worker, not the master).
+    /// Settled: whether the side to move wins, a winning move if known, the proof
+    /// of it as the part's file bytes (compressed by the worker, not the master),
+    /// and the stored positions that proof takes as proven (see
+    /// [`Transport::committed`]).
     Solved {
         wins: bool,
         best: Option<Step>,
         part: Vec<u8>,
+        given: Vec<Key>,
     },
     /// Open: its numbers and, when the budget ran out, its children's (see
     /// [`JobOutcome::Open`]).
@@ -60,6 +65,8 @@ pub struct Done {
     /// Nodes of the search, then of the proof's extraction.
     pub nodes: u64,
     pub proof_nodes: u64,
+    /// Stored positions the job met (and so did not search again).
+    pub proven_hits: u64,
 }
 
 /// What a worker tells the master.
@@ -84,6 +91,10 @@ pub trait Transport {
     fn receive(&mut self, timeout: Duration) -> Option<Report>;
     /// Ends the jobs in flight soon; each still reports (`Stopped`, or its result).
     fn halt(&mut self);
+    /// Positions now committed to the store, with whether the side to move wins:
+    /// later jobs may take them as settled, and their proofs refer to them (only
+    /// committed ones: a part never points at a proof that a crash could lose).
+    fn committed(&mut self, solved: &[(Key, bool)]);
 }
 
 /// The settings every job of a run shares.
@@ -116,15 +127,22 @@ pub fn echo(job: &Job) -> Done {
         },
         nodes: 0,
         proof_nodes: 0,
+        proven_hits: 0,
     }
 }
 
 /// Workers as threads of this process over one shared table.
 pub struct Local {
     workers: usize,
-    jobs: Option<Sender<Job>>,
+    jobs: Option<Sender<(Job, Arc<Proven>)>>,
     reports: Receiver<Report>,
     halt: Arc<AtomicBool>,
+    /// The committed positions as the jobs sent now see them, and those committed
+    /// since: each job takes a snapshot, which is copied when it changes, so that
+    /// is done at most once a second (see [`Local::send`]).
+    proven: Arc<Proven>,
+    pending: Vec<(Key, bool)>,
+    refreshed: Instant,
 }
 
 impl std::fmt::Debug for Local {
@@ -141,7 +159,7 @@ impl Local {
         table: &'env Table,
         settings: &'env WorkerSettings,
     ) -> Local {
-        let (job_sender, job_receiver) = channel::<Job>();
+        let (job_sender, job_receiver) = channel::<(Job, Arc<Proven>)>();
         let (report_sender, reports) = channel();
         let job_receiver = Arc::new(Mutex::new(job_receiver));
         for index in 0..workers.max(1) {
@@ -159,7 +177,21 @@ impl Local {
             jobs: Some(job_sender),
             reports,
             halt: Arc::clone(&settings.halt),
+            proven: Arc::new(Proven::new()),
+            pending: Vec::new(),
+            refreshed: Instant::now(),
         }
+    }
+
+    /// The snapshot for the next job: the pending positions join it when it is
+    /// empty (the start of a run) or at least a second old.
+    fn proven_now(&mut self) -> Arc<Proven> {
+        let fresh = self.proven.is_empty() || self.refreshed.elapsed() >= Duration::from_secs(1);
+        if !self.pending.is_empty() && fresh {
+            Arc::make_mut(&mut self.proven).extend(self.pending.drain(..));
+            self.refreshed = Instant::now();
+        }
+        Arc::clone(&self.proven)
     }
 
     /// No more jobs: the workers end after their current one.
@@ -169,14 +201,14 @@ impl Local {
 }
 
 fn worker(
-    jobs: &Mutex<Receiver<Job>>,
+    jobs: &Mutex<Receiver<(Job, Arc<Proven>)>>,
     reports: &Sender<Report>,
     table: &Table,
     settings: &WorkerSettings,
 ) {
     loop {
-        let job = match jobs.lock().unwrap_or_else(|e| e.into_inner()).recv() {
-            Ok(job) => job,
+        let (job, proven) = match jobs.lock().unwrap_or_else(|e| e.into_inner()).recv() {
+            Ok(sent) => sent,
             Err(_) => return, // The master closed the queue.
         };
         if settings.echo {
@@ -194,6 +226,7 @@ fn worker(
             proof: true,
             proof_mb: PART_PROOF_MB,
             stop: Some(Arc::clone(&settings.halt)),
+            proven: Some(proven),
         };
         let mut observer = |p: &Progress| {
             let _ = reports.send(Report::Progress {
@@ -217,10 +250,12 @@ fn worker(
                         wins,
                         best,
                         proof: Some(proof),
+                        given,
                     } => Some(Outcome::Solved {
                         wins,
                         best,
                         part: proof.to_bytes(),
+                        given,
                     }),
                     JobOutcome::Solved { proof: None, .. } => None,
                     JobOutcome::Open { numbers, children } => {
@@ -235,6 +270,7 @@ fn worker(
                         outcome,
                         nodes: report.nodes,
                         proof_nodes: report.proof_nodes,
+                        proven_hits: report.proven_hits,
                     }),
                     None => failed("solved without its proof".into()),
                 }
@@ -254,9 +290,10 @@ impl Transport for Local {
     }
 
     fn send(&mut self, job: Job) {
+        let proven = self.proven_now();
         if let Some(jobs) = &self.jobs {
             // Workers live as long as the queue is open.
-            let _ = jobs.send(job);
+            let _ = jobs.send((job, proven));
         }
     }
 
@@ -274,5 +311,9 @@ impl Transport for Local {
 
     fn halt(&mut self) {
         self.halt.store(true, Ordering::Relaxed);
+    }
+
+    fn committed(&mut self, solved: &[(Key, bool)]) {
+        self.pending.extend_from_slice(solved);
     }
 }

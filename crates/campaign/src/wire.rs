@@ -94,6 +94,7 @@ enum WireOutcome {
         wins: bool,
         best: Option<(u8, u8)>,
         part: Vec<u8>,
+        given: Vec<WireKey>,
     },
     Open {
         numbers: (u32, u32),
@@ -118,6 +119,7 @@ enum WireToMaster {
         outcome: WireOutcome,
         nodes: u64,
         proof_nodes: u64,
+        proven_hits: u64,
     },
     Failed {
         job: u64,
@@ -276,11 +278,18 @@ impl ToMaster {
                 place: done.place,
                 nodes: done.nodes,
                 proof_nodes: done.proof_nodes,
+                proven_hits: done.proven_hits,
                 outcome: match &done.outcome {
-                    Outcome::Solved { wins, best, part } => WireOutcome::Solved {
+                    Outcome::Solved {
+                        wins,
+                        best,
+                        part,
+                        given,
+                    } => WireOutcome::Solved {
                         wins: *wins,
                         best: best.map(step_out),
                         part: part.clone(),
+                        given: given.iter().copied().map(key_out).collect(),
                     },
                     Outcome::Open { numbers, children } => WireOutcome::Open {
                         numbers: numbers_out(*numbers),
@@ -311,16 +320,24 @@ impl ToMaster {
                 outcome,
                 nodes,
                 proof_nodes,
+                proven_hits,
             } => ToMaster::Report(Report::Done(Done {
                 job,
                 place,
                 nodes,
                 proof_nodes,
+                proven_hits,
                 outcome: match outcome {
-                    WireOutcome::Solved { wins, best, part } => Outcome::Solved {
+                    WireOutcome::Solved {
+                        wins,
+                        best,
+                        part,
+                        given,
+                    } => Outcome::Solved {
                         wins,
                         best: best.map(step_in),
                         part,
+                        given: given.into_iter().map(key_in).collect(),
                     },
                     WireOutcome::Open { numbers, children } => Outcome::Open {
                         numbers: numbers_in(numbers),
@@ -418,6 +435,7 @@ mod tests {
             },
             nodes: 10_000,
             proof_nodes: 0,
+            proven_hits: 7,
         });
         let solved = Report::Done(Done {
             job: 6,
@@ -426,9 +444,14 @@ mod tests {
                 wins: false,
                 best: Some(steps[1]),
                 part: vec![1, 2, 3, 255],
+                given: vec![
+                    Key::of(&position()),
+                    Key::of(&position().play_step(steps[0])),
+                ],
             },
             nodes: 123,
             proof_nodes: 45,
+            proven_hits: 2,
         });
         for report in [open, solved] {
             let ToMaster::Report(got) =

@@ -359,3 +359,71 @@ fn tampered_certificates_fail() {
     std::fs::write(&first, &kept).unwrap();
     check_certificate(&dir, winner);
 }
+
+/// Parts that take earlier parts as given: a campaign's certificate lists them all,
+/// and the verifier checks each part's givens as it does the top's.
+#[test]
+fn parts_refer_to_stored_positions() {
+    let start = Position::start("5x5".parse().unwrap());
+    let dir = scratch("given-5x5");
+    let (winner, figures) = run_to_end(&dir, &start, 2000, 2);
+    assert_eq!(winner, Color::Black);
+    let report = verify_certificate(&dir).unwrap_or_else(|err| panic!("{err}"));
+    assert!(report.given_parts > 0, "no part takes another as given");
+    assert!(
+        figures.run_given > 0 && figures.run_proven_hits > 0,
+        "{figures:?}"
+    );
+
+    let manifest_path = dir.join("certificate.json");
+    let manifest = std::fs::read_to_string(&manifest_path).unwrap();
+    let parsed: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    let parts: Vec<String> = parsed["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap().to_string())
+        .collect();
+    let read = |name: &str| {
+        breakthrough_solver::Certificate::from_bytes(&std::fs::read(dir.join(name)).unwrap())
+            .unwrap()
+    };
+    // A part that takes others as given, and one of those.
+    let (taker, given) = parts
+        .iter()
+        .find_map(|name| {
+            let given = read(name).verify().unwrap().given;
+            given.first().map(|position| (name.clone(), *position))
+        })
+        .expect("a part with givens");
+    let given_key = breakthrough_solver::Key::of(&given);
+    let given_name = parts
+        .iter()
+        .find(|name| breakthrough_solver::Key::of(read(name).root()) == given_key)
+        .expect("the given position's part is listed")
+        .clone();
+
+    // That part dropped from the manifest: the taker's given is unproven.
+    let mut dropped = parsed.clone();
+    dropped["parts"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|p| p.as_str() != Some(given_name.as_str()));
+    std::fs::write(&manifest_path, dropped.to_string()).unwrap();
+    let err = verify_certificate(&dir).unwrap_err();
+    assert!(err.why.contains("no part"), "{err}");
+    std::fs::write(&manifest_path, &manifest).unwrap();
+
+    // A part that takes its own position as given proves nothing: refused.
+    let taker_path = dir.join(&taker);
+    let kept = std::fs::read(&taker_path).unwrap();
+    let root = *read(&taker).root();
+    let circular =
+        breakthrough_solver::write_top(&root, winner, &mut |_| breakthrough_solver::TopNode::Given)
+            .unwrap();
+    std::fs::write(&taker_path, circular.to_bytes()).unwrap();
+    let err = verify_certificate(&dir).unwrap_err();
+    assert!(err.why.contains("its own position"), "{err}");
+    std::fs::write(&taker_path, &kept).unwrap();
+    check_certificate(&dir, winner);
+}

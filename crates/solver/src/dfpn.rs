@@ -15,7 +15,7 @@ use crate::knowledge::{move_to_goal, Knowledge, Verdict};
 use crate::limits::Budget;
 use crate::parallel::Team;
 use crate::table::Tally;
-use crate::{Key, KnowledgeStats, Phase, Pn, Progress, Stop, Table};
+use crate::{Key, KnowledgeStats, Phase, Pn, Progress, Proven, Stop, Table};
 
 /// A child of the node being searched.
 #[derive(Clone, Copy)]
@@ -101,6 +101,10 @@ pub(crate) struct Dfpn<'a> {
     /// Child lists, one per depth, reused so that the search does not allocate.
     frames: Vec<Vec<Child>>,
     pub(crate) observer: &'a mut dyn FnMut(&Progress),
+    /// Positions proven elsewhere (a campaign's store), settled where the search
+    /// meets them; `proven_hits` counts the meetings.
+    pub proven: Option<&'a Proven>,
+    pub proven_hits: u64,
 }
 
 impl<'a> Dfpn<'a> {
@@ -125,6 +129,18 @@ impl<'a> Dfpn<'a> {
             phase: Phase::Search,
             frames: Vec::new(),
             observer,
+            proven: None,
+            proven_hits: 0,
+        }
+    }
+
+    /// Whether the side to move wins a position proven elsewhere (only plain
+    /// questions: a bounded one is not what was proven).
+    #[inline]
+    pub(crate) fn proven_wins(&self, key: &Key) -> Option<bool> {
+        match self.proven {
+            Some(proven) if key.horizon == 0 && !proven.is_empty() => proven.get(key).copied(),
+            _ => None,
         }
     }
 
@@ -184,6 +200,14 @@ impl<'a> Dfpn<'a> {
     /// `delta` is the number of moves worth searching.
     #[inline]
     fn leaf_numbers(&mut self, position: &Position, key: &Key) -> (Pn, Pn) {
+        if let Some(wins) = self.proven_wins(key) {
+            self.proven_hits += 1;
+            return if wins {
+                (Pn::ZERO, Pn::INF)
+            } else {
+                (Pn::INF, Pn::ZERO)
+            };
+        }
         let verdict = match out_of_plies(position, key) {
             Some(verdict) => verdict,
             None => self.rules_at(key).classify_leaf(position),

@@ -42,17 +42,26 @@ pub struct JobOptions {
     pub proof_mb: usize,
     /// Stop as soon as this is set (the budget's nodes are then not all spent).
     pub stop: Option<Arc<AtomicBool>>,
+    /// Positions proven elsewhere (a campaign's store): the search takes them as
+    /// settled, and the proof refers to them instead of proving them again (its
+    /// claim is then [`Claim::WinsGiven`], and [`JobOutcome::Solved`] lists them).
+    pub proven: Option<Arc<Proven>>,
 }
+
+/// Positions proven elsewhere: key ([`Key::of`]) -> whether the side to move wins.
+pub type Proven = hashbrown::HashMap<Key, bool>;
 
 /// What a job found.
 #[derive(Clone, Debug)]
 pub enum JobOutcome {
     /// The position is settled: whether the side to move wins, with which move, and
-    /// the certificate that the winner wins (if asked for).
+    /// the certificate that the winner wins (if asked for), with the positions it
+    /// takes as proven elsewhere (each once; see [`JobOptions::proven`]).
     Solved {
         wins: bool,
         best: Option<Step>,
         proof: Option<Certificate>,
+        given: Vec<Key>,
     },
     /// The position is open: its numbers and, when the budget ran out (rather than
     /// the numbers reaching the thresholds), each legal move's child's numbers as
@@ -72,6 +81,8 @@ pub struct JobReport {
     /// Nodes of the search, then of the proof's extraction.
     pub nodes: u64,
     pub proof_nodes: u64,
+    /// Positions the search and the extraction found proven elsewhere.
+    pub proven_hits: u64,
 }
 
 /// Runs a job on `position` over `table` on the calling thread; `observer` hears the
@@ -97,6 +108,8 @@ pub fn run_job(
         options.knowledge,
         observer,
     );
+    let proven = options.proven.as_deref();
+    search.proven = proven;
     let mut outcome = search.search_root(position, key, options.thresholds);
     search.flush();
     let mut nodes = search.budget.nodes();
@@ -115,6 +128,7 @@ pub fn run_job(
                 options.knowledge,
                 &mut *search.observer,
             );
+            rest.proven = proven;
             // Until its root loop runs, the numbers are the first search's.
             rest.root_numbers = (phi, delta);
             outcome = match rest.search_root(position, key, (Pn::INF, Pn::INF)) {
@@ -123,20 +137,25 @@ pub fn run_job(
             };
             rest.flush();
             nodes += rest.budget.nodes();
+            search.proven_hits += rest.proven_hits;
         }
     }
+    let mut proven_hits = search.proven_hits;
+    let report = |outcome, proof_nodes, proven_hits| JobReport {
+        outcome,
+        nodes,
+        proof_nodes,
+        proven_hits,
+    };
     let (wins, best) = match outcome {
         Ok((phi, _, best)) if phi == Pn::ZERO => (true, best),
         Ok((_, delta, _)) if delta == Pn::ZERO => (false, None),
         Ok((phi, delta, _)) => {
-            return Ok(JobReport {
-                outcome: JobOutcome::Open {
-                    numbers: (phi, delta),
-                    children: None,
-                },
-                nodes,
-                proof_nodes: 0,
-            })
+            let open = JobOutcome::Open {
+                numbers: (phi, delta),
+                children: None,
+            };
+            return Ok(report(open, 0, proven_hits));
         }
         Err(Stop::NodeLimit) => {
             let children = position
@@ -150,24 +169,16 @@ pub fn run_job(
                     (step, phi, delta)
                 })
                 .collect();
-            return Ok(JobReport {
-                outcome: JobOutcome::Open {
-                    numbers: search.root_numbers,
-                    children: Some(children),
-                },
-                nodes,
-                proof_nodes: 0,
-            });
+            let open = JobOutcome::Open {
+                numbers: search.root_numbers,
+                children: Some(children),
+            };
+            return Ok(report(open, 0, proven_hits));
         }
-        Err(_) => {
-            return Ok(JobReport {
-                outcome: JobOutcome::Stopped,
-                nodes,
-                proof_nodes: 0,
-            })
-        }
+        Err(_) => return Ok(report(JobOutcome::Stopped, 0, proven_hits)),
     };
     let mut proof_nodes = 0;
+    let mut given = Vec::new();
     let proof = if options.proof {
         // The extraction re-proves what the table lost; only the stop flag limits it,
         // as a limit would throw away a settled position's proof.
@@ -185,32 +196,40 @@ pub fn run_job(
             &mut quiet,
         );
         extraction.phase = Phase::Proof;
+        extraction.proven = proven;
         let winner = if wins {
             position.to_move()
         } else {
             position.to_move().opponent()
         };
+        // With positions proven elsewhere, the proof may refer to them.
+        let claim = match proven {
+            Some(proven) if !proven.is_empty() => Claim::WinsGiven,
+            _ => Claim::Wins,
+        };
         // Only the certificate: a part's main line is of no use to the campaign.
         let memory = options.proof_mb << 20;
-        let written = extract::write_proof(&mut extraction, position, winner, Claim::Wins, memory);
+        let written = extract::write_proof(&mut extraction, position, winner, claim, memory);
         proof_nodes = extraction.budget.nodes();
+        proven_hits += extraction.proven_hits;
         match written {
-            Ok(written) => Some(written.certificate),
+            Ok(written) => {
+                given = written.given;
+                Some(written.certificate)
+            }
             Err(ExtractError::Stopped(_)) => {
-                return Ok(JobReport {
-                    outcome: JobOutcome::Stopped,
-                    nodes,
-                    proof_nodes,
-                })
+                return Ok(report(JobOutcome::Stopped, proof_nodes, proven_hits))
             }
             Err(err) => return Err(err),
         }
     } else {
         None
     };
-    Ok(JobReport {
-        outcome: JobOutcome::Solved { wins, best, proof },
-        nodes,
-        proof_nodes,
-    })
+    let solved = JobOutcome::Solved {
+        wins,
+        best,
+        proof,
+        given,
+    };
+    Ok(report(solved, proof_nodes, proven_hits))
 }

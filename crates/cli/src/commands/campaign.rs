@@ -269,8 +269,8 @@ pub(super) fn drive(
     bar.finish_and_clear();
     if let Some(f) = &last {
         eprintln!(
-            "this run: {:.1} s, {} nodes ({} writing proofs), {} jobs, {} positions from the store, {} table entries from the last stop",
-            f.run_seconds, f.run_nodes, f.run_proof_nodes, f.run_jobs, f.store_hits, campaign.warm_entries
+            "this run: {:.1} s, {} nodes ({} writing proofs), {} jobs, {} positions from the store, {} stored positions met by jobs and {} referred to by their proofs, {} table entries from the last stop",
+            f.run_seconds, f.run_nodes, f.run_proof_nodes, f.run_jobs, f.store_hits, f.run_proven_hits, f.run_given, campaign.warm_entries
         );
     }
     if let Some(err) = &campaign.warm_error {

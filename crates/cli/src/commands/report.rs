@@ -145,6 +145,58 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// Says which boards have no exact length, and what one would cost: the length
+/// search's nodes against the plain search's on the boards that have one (those of
+/// at least a million nodes, where the ratio settles), applied to theirs.
+fn length_not_computed(results: &[Solved], text: &mut String) -> anyhow::Result<()> {
+    let missing: Vec<&Solved> = results
+        .iter()
+        .filter(|r| r.json["length"].as_u64().is_none())
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let ratios: Vec<f64> = results
+        .iter()
+        .filter_map(|r| {
+            let plain = r.json["stats"]["nodes"].as_f64()?;
+            let length = r.json["length_search"]["nodes"].as_f64()?;
+            (plain >= 1e6).then_some(length / plain)
+        })
+        .collect();
+    let (low, high) = ratios.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &r| {
+        (lo.min(r), hi.max(r))
+    });
+    writeln!(text, "\nExact length not computed (\"-\" above):\n")?;
+    for r in missing {
+        let nodes = r.json["stats"]["nodes"].as_f64().unwrap_or(0.0);
+        let seconds = r.json["stats"]["seconds"].as_f64().unwrap_or(0.0);
+        if ratios.is_empty() || nodes == 0.0 || seconds == 0.0 {
+            writeln!(text, "- {}: not measured.", r.board)?;
+            continue;
+        }
+        // At the board's own search speed.
+        let hours = |ratio: f64| nodes * ratio / (nodes / seconds) / 3600.0;
+        writeln!(
+            text,
+            "- {}: on the {} boards of at least a million nodes that have one, the length's \
+             questions took {low:.1} to {high:.1} times the plain search's nodes; for {} \
+             ({} nodes) that is {} to {} nodes, about {:.1} to {:.1} hours at its search's \
+             speed here ({:.0}k nodes/s): more than a session of this machine had to spare.",
+            r.board,
+            ratios.len(),
+            r.board,
+            super::solve::human(nodes),
+            super::solve::human(nodes * low),
+            super::solve::human(nodes * high),
+            hours(low),
+            hours(high),
+            nodes / seconds / 1e3,
+        )?;
+    }
+    Ok(())
+}
+
 pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
     let dir = &args.results;
     if !dir.is_dir() {
@@ -213,6 +265,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
         let path = dir.join(format!("{}.svg", result.board));
         std::fs::write(&path, svg).with_context(|| format!("cannot write {}", path.display()))?;
     }
+    length_not_computed(&results, &mut text)?;
     let not_kept: Vec<&Solved> = results
         .iter()
         .filter(|r| r.json["proof"]["bytes"].is_u64() && !cert_kept(dir, r))

@@ -89,16 +89,18 @@ fn verify_campaign(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
                     "part_positions": report.part_positions,
                     "largest_part_positions": report.largest_part,
                     "given": report.top.given.len(),
+                    "parts_taking_parts_as_given": report.given_parts,
                 });
                 outln!("{}", serde_json::to_string_pretty(&object)?);
             } else {
                 outln!("campaign   {}", args.file.display());
                 print_report(&report.top, report.bytes as usize);
                 outln!(
-                    "parts      {} checked: {} positions in all, the largest {}; each position the top takes as given is proven",
+                    "parts      {} checked: {} positions in all, the largest {}; {} of them take other parts as given; each position the top or a part takes as given is proven",
                     report.parts,
                     report.part_positions,
-                    report.largest_part
+                    report.largest_part,
+                    report.given_parts
                 );
                 outln!(
                     "result     the proof holds: {} wins ({seconds:.2} s)",

@@ -14,6 +14,10 @@
 //!
 //! What it has written it remembers in bounded memory ([`WrittenPositions`]): a
 //! proof bigger than that is written with some positions more than once.
+//!
+//! With the claim [`Claim::WinsGiven`] (a campaign's part), a position below the
+//! root that the search's positions proven elsewhere ([`Dfpn::proven`]) show won by
+//! the winner is marked "proven elsewhere" instead of proven again.
 
 use breakthrough_engine::{Color, Move, Position, Step};
 
@@ -168,6 +172,9 @@ struct Extractor<'s, 'a> {
     claim: Claim,
     positions: WrittenPositions,
     writer: NodeWriter,
+    /// The positions marked proven elsewhere, each once.
+    given: Vec<Key>,
+    given_seen: hashbrown::HashSet<Key>,
 }
 
 /// Extracts a proof that `winner` wins `root`, which `search` has proven, keeping
@@ -200,6 +207,8 @@ pub(crate) struct Written {
     pub height: u32,
     /// The positions it still remembers, to read lines back from (see [`Recall`]).
     pub positions: WrittenPositions,
+    /// The positions it marks proven elsewhere ([`Claim::WinsGiven`]), each once.
+    pub given: Vec<Key>,
 }
 
 /// Writes the proof of `claim` about `winner` at `root`, which `search` proves (its
@@ -217,7 +226,12 @@ pub(crate) fn write_proof(
         winner,
         claim,
         positions: WrittenPositions::new(memory),
-        writer: NodeWriter::default(),
+        writer: NodeWriter {
+            given_tag: claim == Claim::WinsGiven,
+            ..NodeWriter::default()
+        },
+        given: Vec::new(),
+        given_seen: hashbrown::HashSet::new(),
     };
     let mut height = 0;
     if root.winner().is_none() {
@@ -232,6 +246,7 @@ pub(crate) fn write_proof(
         certificate: Certificate::new(*root, winner, claim, extractor.writer),
         height,
         positions: extractor.positions,
+        given: extractor.given,
     })
 }
 
@@ -244,6 +259,17 @@ impl Extractor<'_, '_> {
             Claim::WinsWithin(_) => u32::from(plan.height) <= left,
             Claim::HoldsOut(_) => u32::from(plan.left) >= left,
         }
+    }
+
+    /// Whether the claim may take `position` as proven elsewhere: a position below
+    /// the root (the root is what the proof is for), proven won by the winner.
+    fn is_given(&self, position: &Position, ply: u32) -> bool {
+        self.claim == Claim::WinsGiven
+            && ply > 0
+            && self
+                .search
+                .proven_wins(&Key::of(position))
+                .is_some_and(|wins| wins == (position.to_move() == self.winner))
     }
 
     /// The table key of the question at a position `left` plies from the bound.
@@ -266,6 +292,15 @@ impl Extractor<'_, '_> {
                 self.writer.refer(id);
                 return Ok(plan.height.into());
             }
+        }
+        if self.is_given(position, ply) {
+            self.writer.given();
+            let key = Key::of(position);
+            if self.given_seen.insert(key) {
+                self.given.push(key);
+            }
+            // Its height is the other proof's, unknown here.
+            return Ok(0);
         }
         let id = self.writer.expand();
         let ply = u16::try_from(ply).unwrap_or(u16::MAX);
@@ -319,9 +354,12 @@ impl Extractor<'_, '_> {
         }
         let after = left.saturating_sub(1);
         if let Some(step) = position.steps().into_iter().find(|&step| {
-            self.positions
-                .get(&position.play_step(step))
-                .is_some_and(|(_, plan)| self.covers(plan, after))
+            let next = position.play_step(step);
+            self.is_given(&next, 1)
+                || self
+                    .positions
+                    .get(&next)
+                    .is_some_and(|(_, plan)| self.covers(plan, after))
         }) {
             return Ok(step);
         }

@@ -1,0 +1,150 @@
+//! Jobs that take positions as proven elsewhere (a campaign's store): their answers
+//! against the reference solver, and their proofs, which mark those positions
+//! "given" instead of proving them again.
+
+use std::sync::Arc;
+
+use breakthrough_engine::{Board, Color, Position};
+use breakthrough_solver::{
+    run_job, solve, Claim, JobOptions, JobOutcome, Key, Knowledge, Limits, Pn, Proven,
+    SolveOptions, Table,
+};
+
+#[allow(dead_code)] // Not every test file uses every check.
+mod common;
+use common::{random_game_position, reference};
+
+fn options(proven: Option<Arc<Proven>>) -> JobOptions {
+    JobOptions {
+        max_nodes: 50_000_000,
+        min_nodes: 0,
+        thresholds: (Pn::INF, Pn::INF),
+        knowledge: Knowledge::default(),
+        inverse_epsilon: 4,
+        proof: true,
+        proof_mb: 16,
+        stop: None,
+        proven,
+    }
+}
+
+/// Every position two plies below `root` that df-pn settles within a small budget,
+/// with whether its side to move wins.
+fn proven_below(root: &Position) -> Proven {
+    let options = SolveOptions {
+        table_mb: 16,
+        threads: 1,
+        limits: Limits {
+            max_nodes: Some(200_000),
+            ..Limits::default()
+        },
+        ..SolveOptions::default()
+    };
+    let mut proven = Proven::new();
+    for step in root.steps() {
+        let child = root.play_step(step);
+        if child.winner().is_some() {
+            continue;
+        }
+        for reply in child.steps() {
+            let grandchild = child.play_step(reply);
+            if grandchild.winner().is_some() {
+                continue;
+            }
+            if let Some(winner) = solve(&grandchild, &options, &mut |_| {}).winner {
+                proven.insert(Key::of(&grandchild), winner == grandchild.to_move());
+            }
+        }
+    }
+    proven
+}
+
+#[test]
+fn jobs_refer_to_positions_proven_elsewhere() {
+    let mut rng = fastrand::Rng::with_seed(0x91e7);
+    let mut checked = 0;
+    let mut given_total = 0;
+    let mut hits_total = 0;
+    while checked < 40 {
+        let board: Board = ["4x5", "5x5", "4x6"][checked % 3].parse().unwrap();
+        let plies = rng.u32(6..16);
+        let Some(position) = random_game_position(board, plies, &mut rng) else {
+            continue;
+        };
+        let expected = reference(&position, Some(5_000_000));
+        let Some(winner) = expected.winner else {
+            continue;
+        };
+        let proven = Arc::new(proven_below(&position));
+        let table = Table::with_megabytes(16);
+        let report = run_job(
+            &table,
+            &position,
+            &options(Some(proven.clone())),
+            &mut |_| {},
+        )
+        .expect("a job on a settled position");
+        let JobOutcome::Solved {
+            wins,
+            proof: Some(proof),
+            given,
+            ..
+        } = report.outcome
+        else {
+            panic!("{position}: not solved: {:?}", report.outcome);
+        };
+        assert_eq!(wins, winner == position.to_move(), "{position}");
+        let claim = if proven.is_empty() {
+            Claim::Wins
+        } else {
+            Claim::WinsGiven
+        };
+        assert_eq!(proof.claim(), claim, "{position}");
+        let verified = proof.verify().unwrap_or_else(|e| panic!("{position}: {e}"));
+        assert_eq!(verified.winner, winner);
+        // What the proof takes as given is what the job says it took: positions
+        // below the root proven won by the winner, each listed once.
+        let mut listed: Vec<Key> = verified.given.iter().map(Key::of).collect();
+        listed.sort_unstable_by_key(|k| (k.white, k.black, k.black_to_move));
+        listed.dedup();
+        let mut said = given.clone();
+        said.sort_unstable_by_key(|k| (k.white, k.black, k.black_to_move));
+        assert_eq!(listed, said, "{position}");
+        assert_eq!(said.len(), given.len(), "{position}: listed twice");
+        for position_given in &verified.given {
+            assert_ne!(Key::of(position_given), Key::of(&position));
+            let wins = proven[&Key::of(position_given)];
+            let mover_is_winner = position_given.to_move() == winner;
+            assert_eq!(
+                wins, mover_is_winner,
+                "{position_given} given for the loser"
+            );
+        }
+        given_total += given.len();
+        hits_total += report.proven_hits;
+        checked += 1;
+    }
+    // The positions proven elsewhere were used, not only allowed.
+    assert!(given_total > 40, "only {given_total} positions given");
+    assert!(hits_total > 40, "the search met only {hits_total}");
+}
+
+#[test]
+fn jobs_without_proven_positions_write_plain_proofs() {
+    let position = Position::start("4x5".parse().unwrap());
+    for proven in [None, Some(Arc::new(Proven::new()))] {
+        let table = Table::with_megabytes(16);
+        let report = run_job(&table, &position, &options(proven), &mut |_| {}).unwrap();
+        let JobOutcome::Solved {
+            proof: Some(proof),
+            given,
+            ..
+        } = report.outcome
+        else {
+            panic!("4x5 not solved");
+        };
+        assert_eq!(proof.claim(), Claim::Wins);
+        assert!(given.is_empty());
+        assert_eq!(proof.verify().unwrap().winner, Color::Black);
+    }
+}
