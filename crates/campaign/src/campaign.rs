@@ -68,9 +68,9 @@ pub struct Figures {
     pub run_jobs: u64,
     /// Of this run's nodes, those the jobs spent writing their proofs.
     pub run_proof_nodes: u64,
-    /// Stored positions this run's jobs met in their searches (and so took as
-    /// settled instead of searching them again), and their proofs' references to
-    /// stored positions instead of proofs of them.
+    /// Stored positions this run's jobs met as new leaves of their searches and
+    /// extractions (and so took as settled instead of searching them), and their
+    /// proofs' references to stored positions instead of proofs of them.
     pub run_proven_hits: u64,
     pub run_given: u64,
     pub in_flight: usize,

@@ -119,7 +119,8 @@ pub fn write_certificate(
     write_durably(&dir.join(TOP_FILE), &top_bytes)?;
     let manifest = Manifest {
         format: FORMAT.to_string(),
-        version: 1,
+        // Version 2: parts may claim "wins given" (which version 1 readers refuse).
+        version: 2,
         board: root.board().to_string(),
         position: root.to_string(),
         winner: winner.name().to_string(),
@@ -176,10 +177,10 @@ pub fn verify_certificate(dir: &Path) -> Result<CampaignReport, Rejected> {
     })?;
     let manifest: Manifest =
         serde_json::from_str(&text).map_err(|err| reject(&manifest_path, err.to_string()))?;
-    if manifest.format != FORMAT || manifest.version != 1 {
+    if manifest.format != FORMAT || !(1..=2).contains(&manifest.version) {
         return Err(reject(
             &manifest_path,
-            "not a campaign certificate manifest of version 1".into(),
+            "not a campaign certificate manifest of version 1 or 2".into(),
         ));
     }
     let root: Position = manifest
@@ -246,6 +247,8 @@ pub fn verify_certificate(dir: &Path) -> Result<CampaignReport, Rejected> {
                     ),
                 ));
             }
+            // (Version 1 manifests had plain parts only; a "wins given" part is
+            // checked the same way whatever the version.)
             let claims = matches!(part.claim(), Claim::Wins | Claim::WinsGiven);
             if !claims || part.winner() != winner {
                 return Err(reject(

@@ -318,23 +318,38 @@ pub fn serve(
     let table = Table::with_megabytes(table_mb);
     std::thread::scope(|scope| {
         let mut local = Local::start(scope, threads, &table, &settings);
+        // News of committed positions, taken in at most once a second (each time
+        // the jobs' set of proven positions may be copied): first published to the
+        // jobs, then put in the table as settled, so that a proof never meets a
+        // settled position it may not refer to.
+        let mut news: Vec<(Key, bool)> = Vec::new();
+        let mut taken_in: Option<Instant> = None;
+        let mut take_in = |news: &mut Vec<(Key, bool)>, local: &mut Local| {
+            if news.is_empty() || taken_in.is_some_and(|at| at.elapsed() < Duration::from_secs(1)) {
+                return;
+            }
+            local.publish(news);
+            let entries: Vec<SavedEntry> = news
+                .drain(..)
+                .map(|(key, wins)| SavedEntry {
+                    key,
+                    phi: if wins { Pn::ZERO } else { Pn::INF },
+                    delta: if wins { Pn::INF } else { Pn::ZERO },
+                    work: SETTLED_WORK as u32,
+                })
+                .collect();
+            table.restore(&entries);
+            taken_in = Some(Instant::now());
+        };
         let result = loop {
+            take_in(&mut news, &mut local);
             let mut quit = false;
             while let Some(probed) = master.immediate_matched_probe_with_tag(TAG) {
                 let (bytes, _) = probed.matched_receive_vec::<u8>();
                 match ToWorker::decode(&bytes).map_err(wire_error) {
                     Ok(ToWorker::Job { job, solved }) => {
-                        let entries: Vec<SavedEntry> = solved
-                            .iter()
-                            .map(|&(key, wins)| SavedEntry {
-                                key,
-                                phi: if wins { Pn::ZERO } else { Pn::INF },
-                                delta: if wins { Pn::INF } else { Pn::ZERO },
-                                work: SETTLED_WORK as u32,
-                            })
-                            .collect();
-                        table.restore(&entries);
-                        local.committed(&solved);
+                        news.extend(solved);
+                        take_in(&mut news, &mut local);
                         local.send(job);
                     }
                     Ok(ToWorker::Halt) => local.halt(),

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use breakthrough_engine::{Position, Step};
 use breakthrough_solver::{
-    run_job, JobOptions, JobOutcome, Key, Knowledge, Pn, Progress, Proven, Table,
+    run_job, JobOptions, JobOutcome, Key, Knowledge, Pn, Progress, ProvenSlot, Table,
 };
 
 /// MiB of each worker thread's memory of the positions its part has written (see
@@ -134,15 +134,16 @@ pub fn echo(job: &Job) -> Done {
 /// Workers as threads of this process over one shared table.
 pub struct Local {
     workers: usize,
-    jobs: Option<Sender<(Job, Arc<Proven>)>>,
+    jobs: Option<Sender<Job>>,
     reports: Receiver<Report>,
     halt: Arc<AtomicBool>,
-    /// The committed positions as the jobs sent now see them, and those committed
-    /// since: each job takes a snapshot, which is copied when it changes, so that
-    /// is done at most once a second (see [`Local::send`]).
-    proven: Arc<Proven>,
+    /// The committed positions as the workers' jobs see them, and those committed
+    /// since: a job reads the set as it is when it starts (see [`ProvenSlot`]), and
+    /// the set is copied when it changes under a running job, so that is done at
+    /// most once a second (see [`Local::committed`]).
+    proven: ProvenSlot,
     pending: Vec<(Key, bool)>,
-    refreshed: Instant,
+    published: Option<Instant>,
 }
 
 impl std::fmt::Debug for Local {
@@ -159,17 +160,21 @@ impl Local {
         table: &'env Table,
         settings: &'env WorkerSettings,
     ) -> Local {
-        let (job_sender, job_receiver) = channel::<(Job, Arc<Proven>)>();
+        let (job_sender, job_receiver) = channel::<Job>();
+        let proven = ProvenSlot::default();
         let (report_sender, reports) = channel();
         let job_receiver = Arc::new(Mutex::new(job_receiver));
         for index in 0..workers.max(1) {
             let jobs = Arc::clone(&job_receiver);
             let reports = report_sender.clone();
+            let proven = proven.clone();
             std::thread::Builder::new()
                 .name(format!("worker-{index}"))
                 // The search recurses once per ply.
                 .stack_size(32 << 20)
-                .spawn_scoped(scope, move || worker(&jobs, &reports, table, settings))
+                .spawn_scoped(scope, move || {
+                    worker(&jobs, &reports, table, settings, &proven)
+                })
                 .expect("cannot start a worker thread");
         }
         Local {
@@ -177,21 +182,29 @@ impl Local {
             jobs: Some(job_sender),
             reports,
             halt: Arc::clone(&settings.halt),
-            proven: Arc::new(Proven::new()),
+            proven,
             pending: Vec::new(),
-            refreshed: Instant::now(),
+            published: None,
         }
     }
 
-    /// The snapshot for the next job: the pending positions join it when it is
-    /// empty (the start of a run) or at least a second old.
-    fn proven_now(&mut self) -> Arc<Proven> {
-        let fresh = self.proven.is_empty() || self.refreshed.elapsed() >= Duration::from_secs(1);
-        if !self.pending.is_empty() && fresh {
-            Arc::make_mut(&mut self.proven).extend(self.pending.drain(..));
-            self.refreshed = Instant::now();
+    /// Adds committed positions to what the jobs see, now. (A worker process that
+    /// puts positions in its table as settled publishes them first, so that a
+    /// proof never meets a settled position it may not refer to.)
+    pub fn publish(&mut self, solved: &[(Key, bool)]) {
+        self.proven.extend(solved);
+        self.published = Some(Instant::now());
+    }
+
+    /// Publishes the pending positions if the last publication is a second old.
+    fn publish_if_due(&mut self) {
+        let due = self
+            .published
+            .is_none_or(|at| at.elapsed() >= Duration::from_secs(1));
+        if due && !self.pending.is_empty() {
+            let pending = std::mem::take(&mut self.pending);
+            self.publish(&pending);
         }
-        Arc::clone(&self.proven)
     }
 
     /// No more jobs: the workers end after their current one.
@@ -201,14 +214,15 @@ impl Local {
 }
 
 fn worker(
-    jobs: &Mutex<Receiver<(Job, Arc<Proven>)>>,
+    jobs: &Mutex<Receiver<Job>>,
     reports: &Sender<Report>,
     table: &Table,
     settings: &WorkerSettings,
+    proven: &ProvenSlot,
 ) {
     loop {
-        let (job, proven) = match jobs.lock().unwrap_or_else(|e| e.into_inner()).recv() {
-            Ok(sent) => sent,
+        let job = match jobs.lock().unwrap_or_else(|e| e.into_inner()).recv() {
+            Ok(job) => job,
             Err(_) => return, // The master closed the queue.
         };
         if settings.echo {
@@ -226,7 +240,7 @@ fn worker(
             proof: true,
             proof_mb: PART_PROOF_MB,
             stop: Some(Arc::clone(&settings.halt)),
-            proven: Some(proven),
+            proven: Some(proven.clone()),
         };
         let mut observer = |p: &Progress| {
             let _ = reports.send(Report::Progress {
@@ -290,10 +304,10 @@ impl Transport for Local {
     }
 
     fn send(&mut self, job: Job) {
-        let proven = self.proven_now();
+        self.publish_if_due();
         if let Some(jobs) = &self.jobs {
             // Workers live as long as the queue is open.
-            let _ = jobs.send((job, proven));
+            let _ = jobs.send(job);
         }
     }
 
@@ -315,5 +329,6 @@ impl Transport for Local {
 
     fn committed(&mut self, solved: &[(Key, bool)]) {
         self.pending.extend_from_slice(solved);
+        self.publish_if_due();
     }
 }

@@ -8,7 +8,7 @@
 //! one starts from what this one learned.
 
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use breakthrough_engine::{Position, Step};
 
@@ -45,11 +45,37 @@ pub struct JobOptions {
     /// Positions proven elsewhere (a campaign's store): the search takes them as
     /// settled, and the proof refers to them instead of proving them again (its
     /// claim is then [`Claim::WinsGiven`], and [`JobOutcome::Solved`] lists them).
-    pub proven: Option<Arc<Proven>>,
+    pub proven: Option<ProvenSlot>,
 }
 
 /// Positions proven elsewhere: key ([`Key::of`]) -> whether the side to move wins.
 pub type Proven = hashbrown::HashMap<Key, bool>;
+
+/// Where jobs read the positions proven elsewhere: a set that only grows, shared by
+/// the jobs of one table. A job's search reads it when it starts and its proof's
+/// extraction again when that starts, so that a position another job of the same
+/// table took as settled (and left so in the table) is one the proof may refer to.
+#[derive(Clone, Default)]
+pub struct ProvenSlot(Arc<Mutex<Arc<Proven>>>);
+
+impl ProvenSlot {
+    /// The set now.
+    pub fn get(&self) -> Arc<Proven> {
+        Arc::clone(&self.0.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// Adds positions (copying the set if a job still reads the old one).
+    pub fn extend(&self, proven: &[(Key, bool)]) {
+        let mut set = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        Arc::make_mut(&mut set).extend(proven.iter().copied());
+    }
+}
+
+impl std::fmt::Debug for ProvenSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ProvenSlot({} positions)", self.get().len())
+    }
+}
 
 /// What a job found.
 #[derive(Clone, Debug)]
@@ -108,7 +134,8 @@ pub fn run_job(
         options.knowledge,
         observer,
     );
-    let proven = options.proven.as_deref();
+    let searching = options.proven.as_ref().map(ProvenSlot::get);
+    let proven = searching.as_deref();
     search.proven = proven;
     let mut outcome = search.search_root(position, key, options.thresholds);
     search.flush();
@@ -196,6 +223,10 @@ pub fn run_job(
             &mut quiet,
         );
         extraction.phase = Phase::Proof;
+        // The set as it is now: it holds all that any job of this table took as
+        // settled before.
+        let extracting = options.proven.as_ref().map(ProvenSlot::get);
+        let proven = extracting.as_deref();
         extraction.proven = proven;
         let winner = if wins {
             position.to_move()

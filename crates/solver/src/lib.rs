@@ -55,7 +55,7 @@ pub use certificate::{
     read_parts, verify_length, write_parts, Certificate, Claim, FormatError, VerifyError,
     VerifyReport,
 };
-pub use job::{run_job, JobOptions, JobOutcome, JobReport, Proven};
+pub use job::{run_job, JobOptions, JobOutcome, JobReport, Proven, ProvenSlot};
 pub use key::Key;
 pub use knowledge::{Knowledge, KnowledgeStats};
 pub use length::{GameLength, Probe};

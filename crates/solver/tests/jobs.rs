@@ -2,11 +2,9 @@
 //! against the reference solver, and their proofs, which mark those positions
 //! "given" instead of proving them again.
 
-use std::sync::Arc;
-
 use breakthrough_engine::{Board, Color, Position};
 use breakthrough_solver::{
-    run_job, solve, Claim, JobOptions, JobOutcome, Key, Knowledge, Limits, Pn, Proven,
+    run_job, solve, Claim, JobOptions, JobOutcome, Key, Knowledge, Limits, Pn, Proven, ProvenSlot,
     SolveOptions, Table,
 };
 
@@ -14,7 +12,12 @@ use breakthrough_solver::{
 mod common;
 use common::{random_game_position, reference};
 
-fn options(proven: Option<Arc<Proven>>) -> JobOptions {
+fn options(proven: Option<&Proven>) -> JobOptions {
+    let proven = proven.map(|proven| {
+        let slot = ProvenSlot::default();
+        slot.extend(&proven.iter().map(|(&k, &w)| (k, w)).collect::<Vec<_>>());
+        slot
+    });
     JobOptions {
         max_nodes: 50_000_000,
         min_nodes: 0,
@@ -75,15 +78,10 @@ fn jobs_refer_to_positions_proven_elsewhere() {
         let Some(winner) = expected.winner else {
             continue;
         };
-        let proven = Arc::new(proven_below(&position));
+        let proven = proven_below(&position);
         let table = Table::with_megabytes(16);
-        let report = run_job(
-            &table,
-            &position,
-            &options(Some(proven.clone())),
-            &mut |_| {},
-        )
-        .expect("a job on a settled position");
+        let report = run_job(&table, &position, &options(Some(&proven)), &mut |_| {})
+            .expect("a job on a settled position");
         let JobOutcome::Solved {
             wins,
             proof: Some(proof),
@@ -132,7 +130,7 @@ fn jobs_refer_to_positions_proven_elsewhere() {
 #[test]
 fn jobs_without_proven_positions_write_plain_proofs() {
     let position = Position::start("4x5".parse().unwrap());
-    for proven in [None, Some(Arc::new(Proven::new()))] {
+    for proven in [None, Some(&Proven::new())] {
         let table = Table::with_megabytes(16);
         let report = run_job(&table, &position, &options(proven), &mut |_| {}).unwrap();
         let JobOutcome::Solved {

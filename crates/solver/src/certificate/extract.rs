@@ -2,7 +2,7 @@
 //!
 //! At the winner's positions it picks, in this order, a move that reaches the goal,
 //! a move into a position the certificate already proves (a transposition costs a
-//! few bytes), or the move df-pn proves, searching again over the same table when
+//! few bytes) or one proven elsewhere (see below), or the move df-pn proves, searching again over the same table when
 //! the table has lost the proof. At the loser's positions it takes every legal move,
 //! including those the endgame knowledge skipped (they lose to a win in one).
 //!
