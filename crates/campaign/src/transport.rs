@@ -140,7 +140,7 @@ pub struct Local {
     /// The committed positions as the workers' jobs see them, and those committed
     /// since: a job reads the set as it is when it starts (see [`ProvenSlot`]), and
     /// the set is copied when it changes under a running job, so that is done at
-    /// most once a second (see [`Local::committed`]).
+    /// most once a second (see [`Transport::committed`]).
     proven: ProvenSlot,
     pending: Vec<(Key, bool)>,
     published: Option<Instant>,
