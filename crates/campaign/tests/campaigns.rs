@@ -280,6 +280,19 @@ fn walk(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     files
 }
 
+/// A campaign certificate's manifest: its text, parsed, and its parts' file names.
+fn read_manifest(path: &Path) -> (String, serde_json::Value, Vec<String>) {
+    let manifest = std::fs::read_to_string(path).unwrap();
+    let parsed: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    let parts = parsed["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap().to_string())
+        .collect();
+    (manifest, parsed, parts)
+}
+
 #[test]
 fn tampered_certificates_fail() {
     let start = Position::start("4x5".parse().unwrap());
@@ -287,14 +300,7 @@ fn tampered_certificates_fail() {
     let (winner, _) = run_to_end(&dir, &start, 300, 1);
     check_certificate(&dir, winner);
     let manifest_path = dir.join("certificate.json");
-    let manifest = std::fs::read_to_string(&manifest_path).unwrap();
-    let parsed: serde_json::Value = serde_json::from_str(&manifest).unwrap();
-    let parts: Vec<String> = parsed["parts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p.as_str().unwrap().to_string())
-        .collect();
+    let (manifest, parsed, parts) = read_manifest(&manifest_path);
     assert!(parts.len() >= 2, "{parts:?}");
     let restore = || std::fs::write(&manifest_path, &manifest).unwrap();
 
@@ -376,14 +382,7 @@ fn parts_refer_to_stored_positions() {
     );
 
     let manifest_path = dir.join("certificate.json");
-    let manifest = std::fs::read_to_string(&manifest_path).unwrap();
-    let parsed: serde_json::Value = serde_json::from_str(&manifest).unwrap();
-    let parts: Vec<String> = parsed["parts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p.as_str().unwrap().to_string())
-        .collect();
+    let (manifest, parsed, parts) = read_manifest(&manifest_path);
     let read = |name: &str| {
         breakthrough_solver::Certificate::from_bytes(&std::fs::read(dir.join(name)).unwrap())
             .unwrap()
