@@ -34,7 +34,13 @@ fn main() {
                     black_to_move: false,
                     horizon: 0,
                 };
-                batch.push(key, i % 2 == 0, vec![(i % 251) as u8; bytes], Vec::new());
+                batch.push(
+                    key,
+                    i % 2 == 0,
+                    vec![(i % 251) as u8; bytes],
+                    Vec::new(),
+                    Vec::new(),
+                );
                 if batch.len() >= per_batch {
                     store.commit(&dir, &mut batch).expect("committed");
                 }

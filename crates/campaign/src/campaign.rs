@@ -15,7 +15,9 @@ use crate::dag::{Dag, State, LOST, WON};
 use crate::error::CampaignError;
 use crate::spec::{Spec, SPEC_FILE};
 use crate::store::{Batch, Store};
-use crate::transport::{Job, Local, Outcome, Report, Transport, WorkerSettings};
+use crate::transport::{
+    Job, Local, Outcome, Report, Transport, WorkerSettings, DEFAULT_EXPORT_MIN,
+};
 
 /// How to run (these may change from one run to the next).
 #[derive(Clone, Debug)]
@@ -38,6 +40,10 @@ pub struct RunOptions {
     /// A benchmark of the master: the workers answer every job at once, without a
     /// search (see [`crate::transport::echo`]).
     pub echo_jobs: bool,
+    /// A job's proof exports the positions below its root whose proofs in it
+    /// expand at least this many positions, for later proofs to refer to (0: none;
+    /// see [`crate::transport::WorkerSettings::export_min`]).
+    pub export_min: u64,
 }
 
 impl Default for RunOptions {
@@ -51,6 +57,7 @@ impl Default for RunOptions {
             crash_after_jobs: None,
             stop_after_jobs: None,
             echo_jobs: false,
+            export_min: DEFAULT_EXPORT_MIN,
         }
     }
 }
@@ -73,6 +80,10 @@ pub struct Figures {
     /// proofs' references to stored positions instead of proofs of them.
     pub run_proven_hits: u64,
     pub run_given: u64,
+    /// Positions this run's parts proved on the way and exported, stored (counted
+    /// in `stored`), and of those, leaves of the DAG that were settled so.
+    pub run_exported: u64,
+    pub run_exported_leaves: u64,
     pub in_flight: usize,
     pub stored: u64,
     /// Positions of this run taken from the store instead of searched (leaves about
@@ -132,6 +143,9 @@ pub struct Campaign {
     /// Leaves of the checkpoint that the store had solved since (the work of a run
     /// that ended without its last checkpoint).
     loaded_from_store: u64,
+    /// This run's exported positions stored, and DAG leaves they settled.
+    exported: u64,
+    exported_leaves: u64,
 }
 
 impl Campaign {
@@ -221,6 +235,8 @@ impl Campaign {
             stored_base,
             news: Vec::new(),
             loaded_from_store,
+            exported: 0,
+            exported_leaves: 0,
             dir: dir.to_path_buf(),
             spec: wanted.clone(),
             root,
@@ -243,8 +259,8 @@ impl Campaign {
         &self.checkpoint
     }
 
-    /// The settings every job of this campaign runs with.
-    pub fn worker_settings(&self) -> WorkerSettings {
+    /// The settings every job of a run of this campaign runs with.
+    pub fn worker_settings(&self, options: &RunOptions) -> WorkerSettings {
         WorkerSettings {
             knowledge: if self.spec.patterns {
                 Knowledge {
@@ -256,7 +272,8 @@ impl Campaign {
             },
             inverse_epsilon: self.spec.inverse_epsilon,
             halt: Arc::new(AtomicBool::new(false)),
-            echo: false,
+            echo: options.echo_jobs,
+            export_min: options.export_min,
         }
     }
 
@@ -275,10 +292,7 @@ impl Campaign {
             table.restore(&entries);
             self.warm_entries = entries.len() as u64;
         }
-        let settings = WorkerSettings {
-            echo: options.echo_jobs,
-            ..self.worker_settings()
-        };
+        let settings = self.worker_settings(options);
         let result = std::thread::scope(|scope| {
             let mut transport = Local::start(scope, options.threads, &table, &settings);
             let result = self.master(&mut transport, options, observer);
@@ -350,6 +364,7 @@ impl Campaign {
             store_hits: std::mem::take(&mut self.loaded_from_store),
             ..RunState::default()
         };
+        (self.exported, self.exported_leaves) = (0, 0);
         self.write_checkpoint(&run)?;
         // Every stored position is news to the workers of a new run.
         self.news = self.store.all()?;
@@ -492,10 +507,15 @@ impl Campaign {
                         best,
                         part,
                         given,
+                        exported,
                     } => {
                         let key = Key::of(&position);
                         if let Some(stored) = self.stored(&key)? {
-                            run.solved_again += 1;
+                            // (A position exported by another part while this job
+                            // ran is no position handed out once stored.)
+                            if self.store.inner(&key)?.is_none() {
+                                run.solved_again += 1;
+                            }
                             if stored != wins {
                                 return Err(CampaignError::Internal(format!(
                                     "a job found {position} {} for the side to move, the store {}",
@@ -505,7 +525,7 @@ impl Campaign {
                             }
                         } else {
                             run.given += given.len() as u64;
-                            self.batch.push(key, wins, part, given);
+                            self.batch.push(key, wins, part, given, exported);
                             run.stored += 1;
                         }
                         if leaf == 0 {
@@ -597,8 +617,10 @@ impl Campaign {
             run_proof_nodes: run.proof_nodes,
             run_proven_hits: run.proven_hits,
             run_given: run.given,
+            run_exported: self.exported,
+            run_exported_leaves: self.exported_leaves,
             in_flight: run.in_flight.len(),
-            stored: self.stored_base + run.stored,
+            stored: self.stored_base + run.stored + self.exported,
             store_hits: run.store_hits,
             solved_again: run.solved_again,
             dag_nodes: self.checkpoint.dag.len(),
@@ -648,10 +670,22 @@ impl Campaign {
         stored(&self.store, &self.batch, key)
     }
 
-    /// Commits the solved positions waiting, which become news for the workers.
+    /// Commits the solved positions waiting, which become news for the workers; a
+    /// leaf of the DAG that a part proved on the way is settled.
     fn commit(&mut self) -> Result<(), CampaignError> {
         let committed = self.store.commit(&self.dir, &mut self.batch)?;
-        self.news.extend(committed);
+        self.news.extend(committed.solved);
+        self.exported += committed.exported.len() as u64;
+        let dag = &mut self.checkpoint.dag;
+        for (position, wins) in committed.exported {
+            if let Some(id) = dag.find(&position) {
+                // A leaf in flight is settled when its job reports.
+                if dag.nodes[id as usize].state == State::Leaf {
+                    dag.set_numbers(id, if wins { WON } else { LOST });
+                    self.exported_leaves += 1;
+                }
+            }
+        }
         Ok(())
     }
 

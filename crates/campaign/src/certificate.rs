@@ -8,22 +8,29 @@
 //!   once the store held them, so that a part need not prove again what an earlier
 //!   job proved).
 //! - `DIR/certificate.json`: the manifest: the position, the winner, the top's file
-//!   and every part's file (the top's givens, their parts' givens, and so on).
+//!   and every part's file (the top's givens, their parts' givens, and so on), and
+//!   for a part some of whose positions other parts take as given (it exported
+//!   them, see `crate::store`), those positions.
 //!
 //! [`verify_certificate`] checks it with the rules alone: the top, then every part
 //! (in parallel, one part per thread at a time, so memory is bounded by the largest
-//! parts rather than the whole proof), and that each position the top or a part
-//! takes as given is the root of a part (or its mirror image) proven for the same
-//! side. The parts cannot prove one another in a circle: a part may not take its own
-//! root as given, and every other position it reaches lies strictly later in the
-//! game (each move either captures, leaving fewer pieces, or advances a piece a row
-//! without capturing, so no position, or mirror image of one, can come back).
+//! parts rather than the whole proof), that each part expands the positions the
+//! manifest lists for it (so its winner wins there too, by the part's subtree), and
+//! that each position the top or a part takes as given is the root of a part or
+//! one of those (or a mirror image) proven for the same side. The parts cannot
+//! prove one another in a circle: a part may not take its own root as given, and
+//! every other position it reaches, and everything below a position it exports,
+//! lies strictly later in the game (each move either captures, leaving fewer
+//! pieces, or advances a piece a row without capturing, so no position, or mirror
+//! image of one, can come back): whatever proves a given position rests only on
+//! positions later than it.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use breakthrough_engine::{Color, Position};
 use breakthrough_solver::{write_top, Certificate, Claim, Key, TopNode, VerifyReport};
-use hashbrown::HashSet;
+use hashbrown::{HashMap, HashSet};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -46,6 +53,10 @@ pub struct Manifest {
     pub top: String,
     /// The parts' files, relative to the directory.
     pub parts: Vec<String>,
+    /// Part file -> positions below its root it proves that other parts take as
+    /// given (version 3; none before).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub exports: BTreeMap<String, Vec<String>>,
 }
 
 /// What [`write_certificate`] wrote.
@@ -94,44 +105,71 @@ pub fn write_certificate(
             "the top proof reaches {position}, which the DAG does not prove"
         )));
     }
-    // The closure: each part's givens are stored positions with parts of their own.
+    // The closure: each given position is stored, the root of a part or proven
+    // inside one, and each part's givens are given positions in turn.
+    let mut parts: Vec<Key> = Vec::new();
+    let mut in_parts = HashSet::new();
+    let mut exports: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut next = 0;
     while next < given.len() {
-        for key in store.given(&given[next])? {
-            if seen.insert(key) {
-                given.push(key);
+        let key = given[next];
+        next += 1;
+        let part = match store.inner(&key)? {
+            Some(inner) => {
+                let position = inner.position(root.board()).ok_or_else(|| {
+                    CampaignError::damaged(
+                        &dir.join(crate::store::STORE_FILE),
+                        format!(
+                            "the position proven inside {} is not one",
+                            part_path(&inner.part).display()
+                        ),
+                    )
+                })?;
+                let file = part_path(&inner.part).to_string_lossy().into_owned();
+                exports.entry(file).or_default().push(position.to_string());
+                inner.part
+            }
+            None => key,
+        };
+        if in_parts.insert(part) {
+            parts.push(part);
+            for key in store.given(&part)? {
+                if seen.insert(key) {
+                    given.push(key);
+                }
             }
         }
-        next += 1;
     }
-    let mut parts = Vec::with_capacity(given.len());
+    let mut names = Vec::with_capacity(parts.len());
     let mut bytes = 0;
-    for key in &given {
+    for key in &parts {
         let file = part_path(key);
         let size = std::fs::metadata(dir.join(&file))
             .map_err(CampaignError::io(&dir.join(&file)))?
             .len();
         bytes += size;
-        parts.push(file.to_string_lossy().into_owned());
+        names.push(file.to_string_lossy().into_owned());
     }
     let top_bytes = top.to_bytes();
     bytes += top_bytes.len() as u64;
     write_durably(&dir.join(TOP_FILE), &top_bytes)?;
     let manifest = Manifest {
         format: FORMAT.to_string(),
-        // Version 2: parts may claim "wins given" (which version 1 readers refuse).
-        version: 2,
+        // Version 2: parts may claim "wins given" (which version 1 readers refuse);
+        // version 3: positions proven inside parts may be given.
+        version: 3,
         board: root.board().to_string(),
         position: root.to_string(),
         winner: winner.name().to_string(),
         top: TOP_FILE.to_string(),
-        parts,
+        parts: names,
+        exports,
     };
     let text = serde_json::to_string_pretty(&manifest).expect("plain data");
     write_durably(&dir.join(MANIFEST_FILE), text.as_bytes())?;
     Ok(Written {
         top_positions: top.positions(),
-        parts: given.len(),
+        parts: parts.len(),
         bytes,
     })
 }
@@ -177,10 +215,10 @@ pub fn verify_certificate(dir: &Path) -> Result<CampaignReport, Rejected> {
     })?;
     let manifest: Manifest =
         serde_json::from_str(&text).map_err(|err| reject(&manifest_path, err.to_string()))?;
-    if manifest.format != FORMAT || !(1..=2).contains(&manifest.version) {
+    if manifest.format != FORMAT || !(1..=3).contains(&manifest.version) {
         return Err(reject(
             &manifest_path,
-            "not a campaign certificate manifest of version 1 or 2".into(),
+            "not a campaign certificate manifest of version 1 to 3".into(),
         ));
     }
     let root: Position = manifest
@@ -192,6 +230,38 @@ pub fn verify_certificate(dir: &Path) -> Result<CampaignReport, Rejected> {
         "black" => Color::Black,
         other => return Err(reject(&manifest_path, format!("winner {other:?}"))),
     };
+    if let Some(name) = manifest
+        .exports
+        .keys()
+        .find(|name| !manifest.parts.contains(name))
+    {
+        return Err(reject(
+            &manifest_path,
+            format!("it lists positions proven in {name}, which is not one of its parts"),
+        ));
+    }
+    // The positions each part must expand beyond its root.
+    let mut exported: HashMap<&str, Vec<Position>> = HashMap::new();
+    for (name, positions) in &manifest.exports {
+        for text in positions {
+            let position: Position = text.parse().map_err(|err| {
+                reject(
+                    &manifest_path,
+                    format!("a position proven in {name}: {err}"),
+                )
+            })?;
+            if position.board() != root.board() {
+                return Err(reject(
+                    &manifest_path,
+                    format!(
+                        "{text}, proven in {name}, is not on the {} board",
+                        root.board()
+                    ),
+                ));
+            }
+            exported.entry(name.as_str()).or_default().push(position);
+        }
+    }
     let read = |name: &str| -> Result<(PathBuf, Vec<u8>), Rejected> {
         // Only files inside the directory: a manifest cannot point elsewhere.
         let relative = Path::new(name);
@@ -229,8 +299,9 @@ pub fn verify_certificate(dir: &Path) -> Result<CampaignReport, Rejected> {
         .verify()
         .map_err(|err| reject(&top_path, err.to_string()))?;
     drop(top);
-    // Each part: read, checked, dropped; its root's key and its givens' kept.
-    let checked: Vec<(Key, u64, u64, Vec<Key>)> = manifest
+    // Each part: read, checked, dropped; the keys of its root and of the positions
+    // it exports, and its givens', kept.
+    let checked: Vec<(Vec<Key>, u64, u64, Vec<Key>)> = manifest
         .parts
         .par_iter()
         .map(|name| {
@@ -260,8 +331,9 @@ pub fn verify_certificate(dir: &Path) -> Result<CampaignReport, Rejected> {
                     ),
                 ));
             }
+            let inner = exported.get(name.as_str()).map_or(&[][..], Vec::as_slice);
             let report = part
-                .verify()
+                .verify_expanding(inner)
                 .map_err(|err| reject(&path, err.to_string()))?;
             let key = Key::of(part.root());
             let given: Vec<Key> = report.given.iter().map(Key::of).collect();
@@ -271,10 +343,13 @@ pub fn verify_certificate(dir: &Path) -> Result<CampaignReport, Rejected> {
                     format!("it takes its own position {} as proven", part.root()),
                 ));
             }
-            Ok((key, report.positions, bytes.len() as u64, given))
+            let proves = std::iter::once(key)
+                .chain(inner.iter().map(Key::of))
+                .collect();
+            Ok((proves, report.positions, bytes.len() as u64, given))
         })
         .collect::<Result<_, Rejected>>()?;
-    let proven: HashSet<Key> = checked.iter().map(|c| c.0).collect();
+    let proven: HashSet<Key> = checked.iter().flat_map(|c| c.0.iter().copied()).collect();
     if let Some(unproven) = top_report
         .given
         .iter()

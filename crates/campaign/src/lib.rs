@@ -49,6 +49,7 @@ pub use certificate::{verify_certificate, CampaignReport, Rejected};
 pub use checkpoint::{Checkpoint, RunEnd, RunRecord, Sample};
 pub use error::CampaignError;
 pub use spec::{Spec, DEFAULT_JOB_NODES};
+pub use transport::DEFAULT_EXPORT_MIN;
 
 /// The number of ranks when this process was started by an MPI launcher (`mpirun`,
 /// `mpiexec`, Slurm's `srun`), read from the variables they set; `Some(0)` when the

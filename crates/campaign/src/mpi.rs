@@ -138,6 +138,7 @@ impl<'w> MpiMaster<'w> {
             knowledge: settings.knowledge,
             inverse_epsilon: settings.inverse_epsilon,
             echo: settings.echo,
+            export_min: settings.export_min,
         }
         .encode();
         for rank in 1..self.ranks.len() {
@@ -301,11 +302,13 @@ pub fn serve(
             knowledge,
             inverse_epsilon,
             echo,
+            export_min,
         } => WorkerSettings {
             knowledge,
             inverse_epsilon,
             halt: Default::default(),
             echo,
+            export_min,
         },
         // The master could not start the run (it says why).
         ToWorker::Quit => return Ok(()),
@@ -318,10 +321,9 @@ pub fn serve(
     let table = Table::with_megabytes(table_mb);
     std::thread::scope(|scope| {
         let mut local = Local::start(scope, threads, &table, &settings);
-        // News of committed positions, taken in at most once a second (each time
-        // the jobs' set of proven positions may be copied): first published to the
-        // jobs, then put in the table as settled, so that a proof never meets a
-        // settled position it may not refer to.
+        // News of committed positions, taken in batches at most once a second:
+        // first published to the jobs, then put in the table as settled, so that a
+        // proof never meets a settled position it may not refer to.
         let mut news: Vec<(Key, bool)> = Vec::new();
         let mut taken_in: Option<Instant> = None;
         let mut take_in = |news: &mut Vec<(Key, bool)>, local: &mut Local| {

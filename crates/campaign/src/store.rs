@@ -10,6 +10,11 @@
 //! Only committed positions are ever given (see `Transport::committed`), so every
 //! record's givens are records too.
 //!
+//! A part also names positions below its root whose proofs in it are big (see
+//! `JobOptions::export_min`): each such position is stored too, once, and the
+//! table `inner` says which part proves it (and the position exactly as that part
+//! expands it, not its mirror image), so that later parts may take it as given.
+//!
 //! Records are committed in batches ([`Batch`], group commit): a batch's parts are
 //! written and synced side by side, their directory synced once, and their records
 //! committed in one transaction, so that a master fed by many workers does not
@@ -18,6 +23,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use breakthrough_engine::{Bitboard, Board, Color, Position};
 use breakthrough_solver::Key;
 use hashbrown::HashMap;
 use rayon::prelude::*;
@@ -46,6 +52,10 @@ const SOLVED: TableDefinition<&[u8], u8> = TableDefinition::new("solved");
 /// Key -> the keys its part takes as given, 17 bytes each (only for parts that
 /// take some).
 const GIVEN: TableDefinition<&[u8], &[u8]> = TableDefinition::new("given");
+/// Key of a position proven inside another's part -> that part's key, then the
+/// position as the part expands it (both armies exactly, and the side to move): 34
+/// bytes.
+const INNER: TableDefinition<&[u8], &[u8]> = TableDefinition::new("inner");
 
 /// A key's 17 bytes: both armies, little-endian, and the side to move.
 fn key_bytes(key: &Key) -> [u8; 17] {
@@ -70,17 +80,60 @@ fn key_from_bytes(bytes: &[u8]) -> Option<Key> {
     })
 }
 
+/// The 17 bytes of a position exactly (not up to the mirror): both armies and the
+/// side to move, as [`key_bytes`] lays out a key.
+fn exact_bytes(position: &Position) -> [u8; 17] {
+    key_bytes(&Key {
+        white: position.pieces(Color::White).0,
+        black: position.pieces(Color::Black).0,
+        black_to_move: position.to_move() == Color::Black,
+        horizon: 0,
+    })
+}
+
+/// Where a position proven inside another's part is: that part's key, and the
+/// position exactly as the part expands it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Inner {
+    pub part: Key,
+    pub white: u64,
+    pub black: u64,
+    pub black_to_move: bool,
+}
+
+impl Inner {
+    /// The position on `board`.
+    pub fn position(&self, board: Board) -> Option<Position> {
+        let to_move = if self.black_to_move {
+            Color::Black
+        } else {
+            Color::White
+        };
+        Position::try_from_parts(board, Bitboard(self.white), Bitboard(self.black), to_move).ok()
+    }
+}
+
 /// The part file that proves a stored position, relative to the campaign directory.
 pub fn part_path(key: &Key) -> PathBuf {
     let side = if key.black_to_move { 'b' } else { 'w' };
     Path::new(PARTS_DIR).join(format!("{:016x}{:016x}{side}.cert", key.white, key.black))
 }
 
+/// A part waiting to be committed.
+#[derive(Debug)]
+struct Waiting {
+    bytes: Vec<u8>,
+    /// The keys it takes as given.
+    given: Vec<Key>,
+    /// The positions below its root it exports (won by its winner).
+    exported: Vec<Position>,
+}
+
 /// Solved positions and their parts waiting to be committed to the store.
 #[derive(Debug, Default)]
 pub struct Batch {
-    /// Key -> (the side to move wins, the part's bytes, the keys it takes as given).
-    waiting: HashMap<Key, (bool, Vec<u8>, Vec<Key>)>,
+    /// Key -> the side to move wins and the part.
+    waiting: HashMap<Key, (bool, Waiting)>,
     bytes: usize,
     oldest: Option<Instant>,
 }
@@ -93,17 +146,29 @@ impl Batch {
     /// How long the oldest may wait: what a crash can lose beyond the jobs in flight.
     pub const WAIT: Duration = Duration::from_millis(20);
 
-    /// Adds a solved position, its part and the stored positions the part takes as
-    /// given (a position not waiting already).
-    pub fn push(&mut self, key: Key, wins: bool, part: Vec<u8>, given: Vec<Key>) {
+    /// Adds a solved position, its part, the stored positions the part takes as
+    /// given and those below its root it exports (a position not waiting already).
+    pub fn push(
+        &mut self,
+        key: Key,
+        wins: bool,
+        part: Vec<u8>,
+        given: Vec<Key>,
+        exported: Vec<Position>,
+    ) {
         self.bytes += part.len();
         self.oldest.get_or_insert_with(Instant::now);
-        self.waiting.insert(key, (wins, part, given));
+        let waiting = Waiting {
+            bytes: part,
+            given,
+            exported,
+        };
+        self.waiting.insert(key, (wins, waiting));
     }
 
     /// Whether the side to move wins a waiting position, if it is waiting.
     pub fn get(&self, key: &Key) -> Option<bool> {
-        self.waiting.get(key).map(|&(wins, _, _)| wins)
+        self.waiting.get(key).map(|&(wins, _)| wins)
     }
 
     pub fn len(&self) -> usize {
@@ -122,6 +187,17 @@ impl Batch {
                 .oldest
                 .is_some_and(|oldest| oldest.elapsed() >= Self::WAIT)
     }
+}
+
+/// What [`Store::commit`] stored.
+#[derive(Clone, Debug, Default)]
+pub struct Committed {
+    /// Every position stored, with whether the side to move wins: the parts' roots
+    /// and the exported positions.
+    pub solved: Vec<(Key, bool)>,
+    /// The exported positions stored (as the parts expand them), with whether the
+    /// side to move wins.
+    pub exported: Vec<(Position, bool)>,
 }
 
 /// The open store.
@@ -171,6 +247,8 @@ impl Store {
             .map_err(|e| CampaignError::damaged(&path, e.to_string()))?;
         tx.open_table(GIVEN)
             .map_err(|e| CampaignError::damaged(&path, e.to_string()))?;
+        tx.open_table(INNER)
+            .map_err(|e| CampaignError::damaged(&path, e.to_string()))?;
         tx.commit().map_err(|e| failed(&e))?;
         let parts = dir.join(PARTS_DIR);
         std::fs::create_dir_all(&parts).map_err(CampaignError::io(&parts))?;
@@ -219,6 +297,35 @@ impl Store {
         }
     }
 
+    /// For a position stored as proven inside another's part, where it is (`None`
+    /// for a position stored with a part of its own, or not stored).
+    pub fn inner(&self, key: &Key) -> Result<Option<Inner>, CampaignError> {
+        let tx = self.db.begin_read().map_err(|e| self.failed(&e))?;
+        let table = tx.open_table(INNER).map_err(|e| self.failed(&e))?;
+        let Some(found) = table
+            .get(&key_bytes(key)[..])
+            .map_err(|e| self.failed(&e))?
+        else {
+            return Ok(None);
+        };
+        let bytes = found.value();
+        let decoded = (bytes.len() == 34)
+            .then(|| Some((key_from_bytes(&bytes[..17])?, key_from_bytes(&bytes[17..])?)))
+            .flatten();
+        let Some((part, exact)) = decoded else {
+            return Err(CampaignError::damaged(
+                &self.path,
+                "a damaged record of a position proven inside a part",
+            ));
+        };
+        Ok(Some(Inner {
+            part,
+            white: exact.white,
+            black: exact.black,
+            black_to_move: exact.black_to_move,
+        }))
+    }
+
     /// Every stored position, with whether the side to move wins.
     pub fn all(&self) -> Result<Vec<(Key, bool)>, CampaignError> {
         let tx = self.db.begin_read().map_err(|e| self.failed(&e))?;
@@ -235,43 +342,71 @@ impl Store {
 
     /// Commits a batch, durably, and empties it: writes each part into `dir` (in
     /// parallel, each synced), syncs the parts' directory, then records every
-    /// position in one transaction, so that a record always has its part. Returns
-    /// the positions committed, with whether the side to move wins.
-    pub fn commit(&self, dir: &Path, batch: &mut Batch) -> Result<Vec<(Key, bool)>, CampaignError> {
+    /// position in one transaction, so that a record always has its part; then the
+    /// positions the parts export that were not stored yet. Returns the positions
+    /// committed, with whether the side to move wins, and of those the exported
+    /// ones as positions.
+    pub fn commit(&self, dir: &Path, batch: &mut Batch) -> Result<Committed, CampaignError> {
         if batch.is_empty() {
-            return Ok(Vec::new());
+            return Ok(Committed::default());
         }
         let parts: Vec<(PathBuf, &[u8])> = batch
             .waiting
             .iter()
-            .map(|(key, (_, part, _))| (dir.join(part_path(key)), part.as_slice()))
+            .map(|(key, (_, part))| (dir.join(part_path(key)), part.bytes.as_slice()))
             .collect();
         parts
             .par_iter()
             .try_for_each(|(path, part)| write_synced(path, part))?;
         sync_parent(&parts[0].0)?;
+        let mut committed = Committed::default();
         let tx = self.db.begin_write().map_err(|e| self.failed(&e))?;
         {
             let mut table = tx.open_table(SOLVED).map_err(|e| self.failed(&e))?;
             let mut given_table = tx.open_table(GIVEN).map_err(|e| self.failed(&e))?;
-            for (key, (wins, _, given)) in &batch.waiting {
+            let mut inner_table = tx.open_table(INNER).map_err(|e| self.failed(&e))?;
+            for (key, (wins, part)) in &batch.waiting {
                 table
                     .insert(&key_bytes(key)[..], u8::from(*wins))
                     .map_err(|e| self.failed(&e))?;
-                if !given.is_empty() {
-                    let bytes: Vec<u8> = given.iter().flat_map(key_bytes).collect();
+                if !part.given.is_empty() {
+                    let bytes: Vec<u8> = part.given.iter().flat_map(key_bytes).collect();
                     given_table
                         .insert(&key_bytes(key)[..], &bytes[..])
                         .map_err(|e| self.failed(&e))?;
                 }
+                committed.solved.push((*key, *wins));
+            }
+            // Then the exports: each position once, the first part that proves it.
+            for (key, (wins, part)) in &batch.waiting {
+                // The part's winner wins each: the side to move at the part's root if
+                // that wins, else the other.
+                let winner_black = key.black_to_move == *wins;
+                for position in &part.exported {
+                    let inner_key = Key::of(position);
+                    let stored = table
+                        .get(&key_bytes(&inner_key)[..])
+                        .map_err(|e| self.failed(&e))?
+                        .is_some();
+                    if stored {
+                        continue;
+                    }
+                    let inner_wins = inner_key.black_to_move == winner_black;
+                    table
+                        .insert(&key_bytes(&inner_key)[..], u8::from(inner_wins))
+                        .map_err(|e| self.failed(&e))?;
+                    let mut bytes = [0u8; 34];
+                    bytes[..17].copy_from_slice(&key_bytes(key));
+                    bytes[17..].copy_from_slice(&exact_bytes(position));
+                    inner_table
+                        .insert(&key_bytes(&inner_key)[..], &bytes[..])
+                        .map_err(|e| self.failed(&e))?;
+                    committed.solved.push((inner_key, inner_wins));
+                    committed.exported.push((*position, inner_wins));
+                }
             }
         }
         tx.commit().map_err(|e| self.failed(&e))?;
-        let committed = batch
-            .waiting
-            .iter()
-            .map(|(key, &(wins, _, _))| (*key, wins))
-            .collect();
         *batch = Batch::default();
         Ok(committed)
     }

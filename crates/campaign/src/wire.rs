@@ -19,6 +19,8 @@ pub enum ToWorker {
         inverse_epsilon: u32,
         /// Answer every job at once (a benchmark of the master).
         echo: bool,
+        /// See `WorkerSettings::export_min`.
+        export_min: u64,
     },
     /// A job, with the positions solved elsewhere since this worker's last job (to
     /// put in its table as settled).
@@ -72,6 +74,7 @@ enum WireToWorker {
         race_moves: u32,
         inverse_epsilon: u32,
         echo: bool,
+        export_min: u64,
     },
     Job {
         id: u64,
@@ -95,6 +98,7 @@ enum WireOutcome {
         best: Option<(u8, u8)>,
         part: Vec<u8>,
         given: Vec<WireKey>,
+        exported: Vec<WirePosition>,
     },
     Open {
         numbers: (u32, u32),
@@ -195,11 +199,13 @@ impl ToWorker {
                 knowledge,
                 inverse_epsilon,
                 echo,
+                export_min,
             } => WireToWorker::Start {
                 patterns: knowledge.patterns,
                 race_moves: knowledge.race_moves,
                 inverse_epsilon: *inverse_epsilon,
                 echo: *echo,
+                export_min: *export_min,
             },
             ToWorker::Job { job, solved } => WireToWorker::Job {
                 id: job.id,
@@ -224,6 +230,7 @@ impl ToWorker {
                 race_moves,
                 inverse_epsilon,
                 echo,
+                export_min,
             } => ToWorker::Start {
                 knowledge: Knowledge {
                     patterns,
@@ -231,6 +238,7 @@ impl ToWorker {
                 },
                 inverse_epsilon,
                 echo,
+                export_min,
             },
             WireToWorker::Job {
                 id,
@@ -285,11 +293,13 @@ impl ToMaster {
                         best,
                         part,
                         given,
+                        exported,
                     } => WireOutcome::Solved {
                         wins: *wins,
                         best: best.map(step_out),
                         part: part.clone(),
                         given: given.iter().copied().map(key_out).collect(),
+                        exported: exported.iter().map(position_out).collect(),
                     },
                     Outcome::Open { numbers, children } => WireOutcome::Open {
                         numbers: numbers_out(*numbers),
@@ -333,11 +343,13 @@ impl ToMaster {
                         best,
                         part,
                         given,
+                        exported,
                     } => Outcome::Solved {
                         wins,
                         best: best.map(step_in),
                         part,
                         given: given.into_iter().map(key_in).collect(),
+                        exported: exported.iter().map(position_in).collect::<Result<_, _>>()?,
                     },
                     WireOutcome::Open { numbers, children } => Outcome::Open {
                         numbers: numbers_in(numbers),
@@ -399,11 +411,13 @@ mod tests {
             },
             inverse_epsilon: 4,
             echo: true,
+            export_min: 12_345,
         };
         let ToWorker::Start {
             knowledge,
             inverse_epsilon,
             echo,
+            export_min,
         } = ToWorker::decode(&start.encode()).unwrap()
         else {
             panic!("not a start");
@@ -413,9 +427,10 @@ mod tests {
                 knowledge.patterns,
                 knowledge.race_moves,
                 inverse_epsilon,
-                echo
+                echo,
+                export_min
             ),
-            (true, 4, 4, true)
+            (true, 4, 4, true, 12_345)
         );
         assert!(matches!(
             ToWorker::decode(&ToWorker::Quit.encode()).unwrap(),
@@ -448,6 +463,7 @@ mod tests {
                     Key::of(&position()),
                     Key::of(&position().play_step(steps[0])),
                 ],
+                exported: vec![position().play_step(steps[2])],
             },
             nodes: 123,
             proof_nodes: 45,

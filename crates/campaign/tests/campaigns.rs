@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use breakthrough_campaign::{
     verify_certificate, Campaign, CampaignError, Figures, RunOptions, RunOutcome, Spec,
+    DEFAULT_EXPORT_MIN,
 };
 use breakthrough_engine::{Board, Color, Position};
 use breakthrough_solver::{solve, Algorithm, Limits, SolveOptions};
@@ -46,10 +47,20 @@ fn reference(position: &Position, max_nodes: u64) -> Option<Color> {
 
 /// Runs a campaign to the end in one run; returns the winner and the run's figures.
 fn run_to_end(dir: &Path, position: &Position, job_nodes: u64, threads: usize) -> (Color, Figures) {
+    run_with(dir, position, job_nodes, &options(threads))
+}
+
+/// [`run_to_end`] with these options.
+fn run_with(
+    dir: &Path,
+    position: &Position,
+    job_nodes: u64,
+    options: &RunOptions,
+) -> (Color, Figures) {
     let mut campaign = Campaign::open(dir, &spec(position, job_nodes)).expect("opens");
     let mut last = None;
     let outcome = campaign
-        .run(&options(threads), &mut |f| last = Some(f.clone()))
+        .run(options, &mut |f| last = Some(f.clone()))
         .expect("runs");
     let RunOutcome::Solved(settled) = outcome else {
         panic!("{position}: not solved: {outcome:?}");
@@ -97,7 +108,12 @@ fn random_positions_agree_with_the_reference() {
             found += 1;
             let dir = scratch("random");
             let job_nodes = [100, 1000, 20_000][found % 3];
-            let (winner, _) = run_to_end(&dir, &position, job_nodes, 1 + found % 2);
+            // Parts that export many positions, some, or none (the default).
+            let options = RunOptions {
+                export_min: [20, 500, DEFAULT_EXPORT_MIN, 0][found % 4],
+                ..options(1 + found % 2)
+            };
+            let (winner, _) = run_with(&dir, &position, job_nodes, &options);
             assert_eq!(winner, expected, "{position}");
             check_certificate(&dir, winner);
         }
@@ -372,7 +388,12 @@ fn tampered_certificates_fail() {
 fn parts_refer_to_stored_positions() {
     let start = Position::start("5x5".parse().unwrap());
     let dir = scratch("given-5x5");
-    let (winner, figures) = run_to_end(&dir, &start, 2000, 2);
+    // Only parts' roots are given here (see `parts_prove_exported_positions`).
+    let no_exports = RunOptions {
+        export_min: 0,
+        ..options(2)
+    };
+    let (winner, figures) = run_with(&dir, &start, 2000, &no_exports);
     assert_eq!(winner, Color::Black);
     let report = verify_certificate(&dir).unwrap_or_else(|err| panic!("{err}"));
     assert!(report.given_parts > 0, "no part takes another as given");
@@ -402,9 +423,9 @@ fn parts_refer_to_stored_positions() {
         .expect("the given position's part is listed")
         .clone();
 
-    // Version 2: its parts may take others as given (a version 1 reader refuses
-    // it as a whole rather than misreading a part).
-    assert_eq!(parsed["version"], 2);
+    // Version 3: its parts may take others as given (a version 1 reader refuses
+    // it as a whole rather than misreading a part), and positions inside them.
+    assert_eq!(parsed["version"], 3);
 
     // That part dropped from the manifest: the taker's given is unproven.
     let mut dropped = parsed.clone();
@@ -428,5 +449,61 @@ fn parts_refer_to_stored_positions() {
     let err = verify_certificate(&dir).unwrap_err();
     assert!(err.why.contains("its own position"), "{err}");
     std::fs::write(&taker_path, &kept).unwrap();
+    check_certificate(&dir, winner);
+}
+
+/// Parts that export the positions of big proofs below their roots, which later
+/// parts take as given: the manifest lists them with the parts that prove them, and
+/// the verifier checks that each such part expands them.
+#[test]
+fn parts_prove_exported_positions() {
+    let start = Position::start("5x5".parse().unwrap());
+    let dir = scratch("exports-5x5");
+    let exporting = RunOptions {
+        export_min: 50,
+        ..options(2)
+    };
+    let (winner, figures) = run_with(&dir, &start, 2000, &exporting);
+    assert_eq!(winner, Color::Black);
+    assert!(figures.run_exported > 0, "{figures:?}");
+    assert_eq!(figures.solved_again, 0);
+    check_certificate(&dir, winner);
+
+    let manifest_path = dir.join("certificate.json");
+    let (manifest, parsed, parts) = read_manifest(&manifest_path);
+    let exports = parsed["exports"].as_object().expect("exports").clone();
+    assert!(!exports.is_empty(), "no part's inner position is given");
+    let restore = || std::fs::write(&manifest_path, &manifest).unwrap();
+    let (name, listed) = exports.iter().next().unwrap();
+    assert!(parts.contains(name));
+
+    // A part's exports dropped: what others take from it is unproven.
+    let mut dropped = parsed.clone();
+    dropped["exports"].as_object_mut().unwrap().remove(name);
+    std::fs::write(&manifest_path, dropped.to_string()).unwrap();
+    let err = verify_certificate(&dir).unwrap_err();
+    assert!(err.why.contains("no part"), "{err}");
+    restore();
+
+    // A position the part does not expand, listed as one it proves: here, the
+    // campaign's root.
+    let mut forged = parsed.clone();
+    forged["exports"][name]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!(start.to_string()));
+    std::fs::write(&manifest_path, forged.to_string()).unwrap();
+    let err = verify_certificate(&dir).unwrap_err();
+    assert!(err.file.ends_with(name), "{err}");
+    assert!(err.why.contains("does not prove"), "{err}");
+    restore();
+
+    // Positions listed under a file that is not a part of the manifest.
+    let mut elsewhere = parsed.clone();
+    elsewhere["exports"]["parts/elsewhere.cert"] = listed.clone();
+    std::fs::write(&manifest_path, elsewhere.to_string()).unwrap();
+    let err = verify_certificate(&dir).unwrap_err();
+    assert!(err.why.contains("not one of its parts"), "{err}");
+    restore();
     check_certificate(&dir, winner);
 }

@@ -15,7 +15,7 @@ use crate::knowledge::{move_to_goal, Knowledge, Verdict};
 use crate::limits::Budget;
 use crate::parallel::Team;
 use crate::table::Tally;
-use crate::{Key, KnowledgeStats, Phase, Pn, Progress, Proven, Stop, Table};
+use crate::{Key, KnowledgeStats, Phase, Pn, Progress, ProvenSlot, Stop, Table};
 
 /// A child of the node being searched.
 #[derive(Clone, Copy)]
@@ -103,7 +103,7 @@ pub(crate) struct Dfpn<'a> {
     pub(crate) observer: &'a mut dyn FnMut(&Progress),
     /// Positions proven elsewhere (a campaign's store), settled where the search
     /// meets them; `proven_hits` counts the meetings.
-    pub proven: Option<&'a Proven>,
+    pub proven: Option<&'a ProvenSlot>,
     pub proven_hits: u64,
 }
 
@@ -139,7 +139,7 @@ impl<'a> Dfpn<'a> {
     #[inline]
     pub(crate) fn proven_wins(&self, key: &Key) -> Option<bool> {
         match self.proven {
-            Some(proven) if key.horizon == 0 && !proven.is_empty() => proven.get(key).copied(),
+            Some(proven) if key.horizon == 0 => proven.wins(key),
             _ => None,
         }
     }

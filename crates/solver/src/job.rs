@@ -8,7 +8,9 @@
 //! one starts from what this one learned.
 
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+
+use dashmap::DashMap;
 
 use breakthrough_engine::{Position, Step};
 
@@ -46,34 +48,49 @@ pub struct JobOptions {
     /// settled, and the proof refers to them instead of proving them again (its
     /// claim is then [`Claim::WinsGiven`], and [`JobOutcome::Solved`] lists them).
     pub proven: Option<ProvenSlot>,
+    /// The proof exports the positions below its root whose proofs in it expand at
+    /// least this many positions (0: none), for other proofs to refer to once
+    /// they are stored (see [`JobOutcome::Solved`]).
+    pub export_min: u64,
 }
 
-/// Positions proven elsewhere: key ([`Key::of`]) -> whether the side to move wins.
+/// Positions proven elsewhere, as a map: key ([`Key::of`]) -> whether the side to
+/// move wins (see [`ProvenSlot::extend`]).
 pub type Proven = hashbrown::HashMap<Key, bool>;
 
 /// Where jobs read the positions proven elsewhere: a set that only grows, shared by
-/// the jobs of one table. A job's search reads it when it starts and its proof's
-/// extraction again when that starts, so that a position another job of the same
-/// table took as settled (and left so in the table) is one the proof may refer to.
+/// the jobs of one table and read by all their threads at once. Since it only
+/// grows, a proof's extraction knows every position its search took as settled
+/// (and any that another job of the same table left so in the table).
 #[derive(Clone, Default)]
-pub struct ProvenSlot(Arc<Mutex<Arc<Proven>>>);
+pub struct ProvenSlot(Arc<DashMap<Key, bool, hashbrown::DefaultHashBuilder>>);
 
 impl ProvenSlot {
-    /// The set now.
-    pub fn get(&self) -> Arc<Proven> {
-        Arc::clone(&self.0.lock().unwrap_or_else(|e| e.into_inner()))
+    /// Whether the side to move wins a position proven elsewhere, if it is one.
+    #[inline]
+    pub fn wins(&self, key: &Key) -> Option<bool> {
+        self.0.get(key).map(|wins| *wins)
     }
 
-    /// Adds positions (copying the set if a job still reads the old one).
+    /// Adds positions.
     pub fn extend(&self, proven: &[(Key, bool)]) {
-        let mut set = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        Arc::make_mut(&mut set).extend(proven.iter().copied());
+        for &(key, wins) in proven {
+            self.0.insert(key, wins);
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 }
 
 impl std::fmt::Debug for ProvenSlot {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "ProvenSlot({} positions)", self.get().len())
+        write!(f, "ProvenSlot({} positions)", self.len())
     }
 }
 
@@ -82,12 +99,15 @@ impl std::fmt::Debug for ProvenSlot {
 pub enum JobOutcome {
     /// The position is settled: whether the side to move wins, with which move, and
     /// the certificate that the winner wins (if asked for), with the positions it
-    /// takes as proven elsewhere (each once; see [`JobOptions::proven`]).
+    /// takes as proven elsewhere (each once; see [`JobOptions::proven`]) and those
+    /// below its root it proves and exports (see [`JobOptions::export_min`]; the
+    /// winner wins each).
     Solved {
         wins: bool,
         best: Option<Step>,
         proof: Option<Certificate>,
         given: Vec<Key>,
+        exported: Vec<Position>,
     },
     /// The position is open: its numbers and, when the budget ran out (rather than
     /// the numbers reaching the thresholds), each legal move's child's numbers as
@@ -134,8 +154,7 @@ pub fn run_job(
         options.knowledge,
         observer,
     );
-    let searching = options.proven.as_ref().map(ProvenSlot::get);
-    let proven = searching.as_deref();
+    let proven = options.proven.as_ref();
     search.proven = proven;
     let mut outcome = search.search_root(position, key, options.thresholds);
     search.flush();
@@ -206,6 +225,7 @@ pub fn run_job(
     };
     let mut proof_nodes = 0;
     let mut given = Vec::new();
+    let mut exported = Vec::new();
     let proof = if options.proof {
         // The extraction re-proves what the table lost; only the stop flag limits it,
         // as a limit would throw away a settled position's proof.
@@ -223,10 +243,6 @@ pub fn run_job(
             &mut quiet,
         );
         extraction.phase = Phase::Proof;
-        // The set as it is now: it holds all that any job of this table took as
-        // settled before.
-        let extracting = options.proven.as_ref().map(ProvenSlot::get);
-        let proven = extracting.as_deref();
         extraction.proven = proven;
         let winner = if wins {
             position.to_move()
@@ -240,12 +256,20 @@ pub fn run_job(
         };
         // Only the certificate: a part's main line is of no use to the campaign.
         let memory = options.proof_mb << 20;
-        let written = extract::write_proof(&mut extraction, position, winner, claim, memory);
+        let written = extract::write_proof(
+            &mut extraction,
+            position,
+            winner,
+            claim,
+            memory,
+            options.export_min,
+        );
         proof_nodes = extraction.budget.nodes();
         proven_hits += extraction.proven_hits;
         match written {
             Ok(written) => {
                 given = written.given;
+                exported = written.exported;
                 Some(written.certificate)
             }
             Err(ExtractError::Stopped(_)) => {
@@ -261,6 +285,7 @@ pub fn run_job(
         best,
         proof,
         given,
+        exported,
     };
     Ok(report(solved, proof_nodes, proven_hits))
 }

@@ -152,14 +152,14 @@ pub(crate) fn extract_proof(
     let search = &mut *search;
     let memory = memory / 2;
     let win_claim = Claim::WinsWithin(plies);
-    let win = write_proof(search, position, winner, win_claim, memory)?;
+    let win = write_proof(search, position, winner, win_claim, memory, 0)?;
     let height = win.height;
     let mut hold = None;
     let mut principal_variation = Vec::new();
     if plies > 0 {
         let loser = winner.opponent();
         let hold_claim = Claim::HoldsOut(plies - 1);
-        let holding = write_proof(search, position, loser, hold_claim, memory)?;
+        let holding = write_proof(search, position, loser, hold_claim, memory, 0)?;
         let mut wins = Recall::new(win.positions, winner, win_claim, memory);
         let mut holds = Recall::new(holding.positions, loser, hold_claim, memory);
         // Each proof keeps its side to perfect play along every line it allows.

@@ -28,6 +28,7 @@ fn options(proven: Option<&Proven>) -> JobOptions {
         proof_mb: 16,
         stop: None,
         proven,
+        export_min: 0,
     }
 }
 
@@ -145,4 +146,64 @@ fn jobs_without_proven_positions_write_plain_proofs() {
         assert!(given.is_empty());
         assert_eq!(proof.verify().unwrap().winner, Color::Black);
     }
+}
+
+/// A proof's exported positions: each expanded in it with a proof of at least the
+/// size asked for, won by the winner (as the reference solver says), and checked by
+/// `verify_expanding`, which refuses a position the proof does not expand.
+#[test]
+fn proofs_export_the_positions_of_big_subproofs() {
+    let mut rng = fastrand::Rng::with_seed(0xe4);
+    let mut checked = 0;
+    let mut exported_total = 0;
+    while checked < 12 {
+        let board: Board = ["5x5", "4x6"][checked % 2].parse().unwrap();
+        let Some(position) = random_game_position(board, rng.u32(4..10), &mut rng) else {
+            continue;
+        };
+        let Some(winner) = reference(&position, Some(5_000_000)).winner else {
+            continue;
+        };
+        let table = Table::with_megabytes(16);
+        let options = JobOptions {
+            export_min: 100,
+            ..options(None)
+        };
+        let report = run_job(&table, &position, &options, &mut |_| {}).unwrap();
+        let JobOutcome::Solved {
+            proof: Some(proof),
+            exported,
+            ..
+        } = report.outcome
+        else {
+            panic!("{position}: not solved");
+        };
+        let verified = proof
+            .verify_expanding(&exported)
+            .unwrap_or_else(|e| panic!("{position}: {e}"));
+        assert_eq!(verified.winner, winner);
+        // Only a proof that big exports anything.
+        assert!(
+            exported.is_empty() || verified.positions > 100,
+            "{position}"
+        );
+        for inner in exported.iter().take(5) {
+            assert_ne!(inner, &position, "the root is not exported");
+            let expected = reference(inner, Some(5_000_000)).winner;
+            assert!(expected.is_none_or(|w| w == winner), "{inner}");
+        }
+        // The root itself is never expanded below itself; the other side's
+        // start position is nowhere in the proof.
+        let stranger = Position::start(board);
+        if stranger != position {
+            let err = proof.verify_expanding(&[stranger]).unwrap_err();
+            assert!(err.to_string().contains("does not prove"), "{err}");
+        }
+        exported_total += exported.len();
+        checked += 1;
+    }
+    assert!(
+        exported_total > 20,
+        "only {exported_total} positions exported"
+    );
 }

@@ -10,7 +10,7 @@ use std::time::Duration;
 use anyhow::Context;
 use breakthrough_campaign::{
     Campaign, CampaignError, Checkpoint, Figures, RunOptions, RunOutcome, Settled, Spec,
-    DEFAULT_JOB_NODES,
+    DEFAULT_EXPORT_MIN, DEFAULT_JOB_NODES,
 };
 use breakthrough_engine::Position;
 use breakthrough_solver::knowledge::DEFAULT_RACE_MOVES;
@@ -80,6 +80,13 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_JOB_NODES,
           value_parser = clap::value_parser!(u64).range(100..))]
     pub job_nodes: u64,
+
+    /// A job's proof (its part) also proves, on the way, the positions below its
+    /// root; those whose proofs in it expand at least N positions are stored too,
+    /// so that later parts refer to them instead of proving them again (0: none).
+    /// May change between runs.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_EXPORT_MIN)]
+    pub export_min: u64,
 
     /// Turn the race rules off (fixed when the campaign starts).
     #[arg(long)]
@@ -183,6 +190,7 @@ fn run_campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         crash_after_jobs: None,
         stop_after_jobs: None,
         echo_jobs: args.echo_jobs,
+        export_min: args.export_min,
     };
     if args.echo_jobs && args.dir.exists() {
         return Err(InputError(anyhow::anyhow!(
@@ -269,8 +277,8 @@ pub(super) fn drive(
     bar.finish_and_clear();
     if let Some(f) = &last {
         eprintln!(
-            "this run: {:.1} s, {} nodes ({} writing proofs), {} jobs, {} positions from the store, {} stored positions met by jobs and {} referred to by their proofs, {} table entries from the last stop",
-            f.run_seconds, f.run_nodes, f.run_proof_nodes, f.run_jobs, f.store_hits, f.run_proven_hits, f.run_given, campaign.warm_entries
+            "this run: {:.1} s, {} nodes ({} writing proofs), {} jobs, {} positions from the store, {} stored positions met by jobs and {} referred to by their proofs, {} positions proven inside parts stored ({} DAG leaves settled so), {} table entries from the last stop",
+            f.run_seconds, f.run_nodes, f.run_proof_nodes, f.run_jobs, f.store_hits, f.run_proven_hits, f.run_given, f.run_exported, f.run_exported_leaves, campaign.warm_entries
         );
     }
     if let Some(err) = &campaign.warm_error {

@@ -8,7 +8,6 @@ use anyhow::Context as _;
 use breakthrough_campaign::mpi::{
     initialize, serve, Communicator as _, MpiMaster, SimpleCommunicator,
 };
-use breakthrough_campaign::transport::WorkerSettings;
 use breakthrough_campaign::{Campaign, RunOptions, Spec};
 use breakthrough_engine::Position;
 
@@ -72,10 +71,7 @@ pub fn run(
         campaign,
         options,
         |campaign, options, observer| {
-            master.begin(&WorkerSettings {
-                echo: options.echo_jobs,
-                ..campaign.worker_settings()
-            });
+            master.begin(&campaign.worker_settings(options));
             campaign.run_over(&mut master, options, observer)
         },
     );

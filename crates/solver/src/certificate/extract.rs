@@ -17,7 +17,9 @@
 //!
 //! With the claim [`Claim::WinsGiven`] (a campaign's part), a position below the
 //! root that the search's positions proven elsewhere ([`Dfpn::proven`]) show won by
-//! the winner is marked "proven elsewhere" instead of proven again.
+//! the winner is marked "proven elsewhere" instead of proven again; and the part
+//! names the positions below its root whose proofs in it are big (see
+//! [`Written::exported`]), so that later parts can refer to those in turn.
 
 use breakthrough_engine::{Color, Move, Position, Step};
 
@@ -142,7 +144,7 @@ impl Recall {
         // The line goes on below this position: what was remembered of the rest of
         // the proof is of no more use.
         self.positions = WrittenPositions::new(0);
-        self.positions = write_proof(search, position, self.side, claim, self.memory)?.positions;
+        self.positions = write_proof(search, position, self.side, claim, self.memory, 0)?.positions;
         Ok(self.positions.get(position).map(|(_, plan)| plan.step))
     }
 }
@@ -175,6 +177,10 @@ struct Extractor<'s, 'a> {
     /// The positions marked proven elsewhere, each once.
     given: Vec<Key>,
     given_seen: hashbrown::HashSet<Key>,
+    /// Positions below the root whose proofs expand at least this many positions
+    /// are exported (0: none).
+    export_min: u64,
+    exported: Vec<Position>,
 }
 
 /// Extracts a proof that `winner` wins `root`, which `search` has proven, keeping
@@ -187,7 +193,7 @@ pub(crate) fn extract(
 ) -> Result<Proof, ExtractError> {
     let nodes_before = search.budget.nodes();
     let started = std::time::Instant::now();
-    let written = write_proof(search, root, winner, Claim::Wins, memory)?;
+    let written = write_proof(search, root, winner, Claim::Wins, memory, 0)?;
     let mut recall = Recall::new(written.positions, winner, Claim::Wins, memory);
     let principal_variation = line(root, |position, ply| recall.step(search, position, ply))?;
     Ok(Proof {
@@ -209,17 +215,25 @@ pub(crate) struct Written {
     pub positions: WrittenPositions,
     /// The positions it marks proven elsewhere ([`Claim::WinsGiven`]), each once.
     pub given: Vec<Key>,
+    /// Positions below the root that it expands, each with a proof in it of at least
+    /// the `export_min` positions asked for: the winner wins each, by the proof's
+    /// subtree there, which holds on its own (everything it reaches lies later in
+    /// the game), so other proofs may take them as proven.
+    pub exported: Vec<Position>,
 }
 
 /// Writes the proof of `claim` about `winner` at `root`, which `search` proves (its
 /// table holds the proof, or what it has lost is searched again), remembering at
-/// most about `memory` bytes of the positions written.
+/// most about `memory` bytes of the positions written, and exporting the positions
+/// whose proofs expand at least `export_min` positions (0: none; see
+/// [`Written::exported`]).
 pub(crate) fn write_proof(
     search: &mut Dfpn<'_>,
     root: &Position,
     winner: Color,
     claim: Claim,
     memory: usize,
+    export_min: u64,
 ) -> Result<Written, ExtractError> {
     let mut extractor = Extractor {
         search,
@@ -232,6 +246,8 @@ pub(crate) fn write_proof(
         },
         given: Vec::new(),
         given_seen: hashbrown::HashSet::new(),
+        export_min,
+        exported: Vec::new(),
     };
     let mut height = 0;
     if root.winner().is_none() {
@@ -247,6 +263,7 @@ pub(crate) fn write_proof(
         height,
         positions: extractor.positions,
         given: extractor.given,
+        exported: extractor.exported,
     })
 }
 
@@ -338,6 +355,9 @@ impl Extractor<'_, '_> {
             left: u16::try_from(left).expect("a bound fits 16 bits"),
         };
         self.positions.plan(position, id, plan);
+        if self.export_min > 0 && ply > 0 && self.writer.expanded - id >= self.export_min {
+            self.exported.push(*position);
+        }
         Ok(height)
     }
 

@@ -60,6 +60,8 @@ pub enum VerifyError {
     TooLong { height: u32, bound: u32 },
     #[error("the parts do not prove an exact length: {0}")]
     NotALength(String),
+    #[error("the proof does not prove {0}, which it should prove on the way")]
+    NotExpanded(String),
 }
 
 /// What is wrong at a position.
@@ -105,6 +107,8 @@ struct Checker<'a> {
     given_tag: bool,
     /// The given positions met so far.
     given: hashbrown::HashSet<Position>,
+    /// Positions the proof must expand that it has not expanded yet.
+    wanted: hashbrown::HashSet<Position>,
     /// Per expanded position: both armies, the height (plus the side to move bit),
     /// and the ply where it was expanded.
     armies: Vec<[u64; 2]>,
@@ -125,6 +129,13 @@ impl Certificate {
     /// if other certificates prove every position of [`VerifyReport::given`]: the
     /// caller's business (a campaign's checker does it).
     pub fn verify(&self) -> Result<VerifyReport, VerifyError> {
+        self.verify_expanding(&[])
+    }
+
+    /// Checks the proof as [`Certificate::verify`] does, and that it expands each of
+    /// `positions` (exactly, not a mirror image): then the claim's side wins each of
+    /// them too (given the positions proven elsewhere), by the proof's subtree there.
+    pub fn verify_expanding(&self, positions: &[Position]) -> Result<VerifyReport, VerifyError> {
         let hold = match self.claim {
             Claim::HoldsOut(plies) => Some(plies),
             _ => None,
@@ -136,6 +147,7 @@ impl Certificate {
             hold,
             given_tag: self.claim == Claim::WinsGiven,
             given: hashbrown::HashSet::new(),
+            wanted: positions.iter().copied().collect(),
             armies: Vec::new(),
             heights: Vec::new(),
             plies: Vec::new(),
@@ -167,6 +179,9 @@ impl Certificate {
         };
         if checker.at != self.stream.len() {
             return Err(VerifyError::TrailingBytes(self.stream.len() - checker.at));
+        }
+        if let Some(missing) = checker.wanted.iter().next() {
+            return Err(VerifyError::NotExpanded(missing.to_string()));
         }
         let mut report = checker.report;
         if report.positions != self.positions {
@@ -297,6 +312,9 @@ impl Checker<'_> {
             return Ok(u32::from(height & !BLACK_TO_MOVE));
         }
 
+        if !self.wanted.is_empty() {
+            self.wanted.remove(position);
+        }
         let id = self.armies.len();
         self.armies.push(armies);
         self.heights.push(side | IN_PROGRESS);
