@@ -3,7 +3,8 @@
 # (kept out of git), for at most SECONDS (default 3000), then prints its status
 # and records it in results/<board>-campaign.json and results/<board>-campaign.svg
 # (the root's numbers over time), for `scripts/results-readme.sh`; once solved, its
-# certificate is verified and its result.json becomes results/<board>.json. Run it again to
+# certificate is verified, its result.json becomes results/<board>.json and its
+# files' SHA-256 results/<board>-certificate.sha256. Run it again to
 # go on; a campaign whose directory is lost starts again from scratch with the same
 # command. Extra arguments go to `campaign run` (--threads, --tt-mb, ...). Exit
 # code: 0 solved (the certificate is verified), 3 not yet.
@@ -23,8 +24,10 @@ status=0
 $bin campaign run "$dir" "$board" --time-limit "$seconds" --quiet "$@" || status=$?
 if [ "$status" -eq 0 ]; then
   $bin verify "$dir"
-  # The answer joins the results table (its certificate stays in the campaign).
+  # The answer joins the results table (its certificate stays in the campaign),
+  # with each certificate file's SHA-256 (check with `sha256sum -c` in $dir).
   cp "$dir/result.json" "results/$board.json"
+  scripts/certificate-sums.sh "$dir" > "results/$board-certificate.sha256"
 fi
 $bin campaign status "$dir"
 $bin campaign status "$dir" --json > "results/$board-campaign.json.tmp"

@@ -278,11 +278,27 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
              BOARD` writes and verifies one again, not byte for byte the same):\n"
         )?;
         for r in not_kept {
+            let bytes = thousands(r.json["proof"]["bytes"].as_u64().unwrap_or(0));
+            if r.json["proof"]["format"] == "campaign" {
+                // A directory: each file's digest, in a checksum file beside the result.
+                let sums = format!("{}-certificate.sha256", r.board);
+                let digests = if dir.join(&sums).exists() {
+                    format!("SHA-256 of each file in [{sums}]({sums}) (`sha256sum -c` in the directory)")
+                } else {
+                    "SHA-256 not recorded".to_string()
+                };
+                writeln!(
+                    text,
+                    "- {}: a campaign's certificate (a directory: the top, {} parts and the manifest), {bytes} bytes, {digests}; `scripts/campaign.sh {0}` solves it again",
+                    r.board,
+                    thousands(r.json["proof"]["parts"].as_u64().unwrap_or(0)),
+                )?;
+                continue;
+            }
             writeln!(
                 text,
-                "- {}: {} bytes, SHA-256 {}",
+                "- {}: {bytes} bytes, SHA-256 {}",
                 r.board,
-                thousands(r.json["proof"]["bytes"].as_u64().unwrap_or(0)),
                 r.json["proof"]["sha256"]
                     .as_str()
                     .unwrap_or("not recorded (an older run)")
