@@ -4,15 +4,17 @@
 # stop, then again stopped STOPS times (default 5) at random moments (each stop
 # within the first STOP_WITHIN seconds of a run, default 40) and continued, and
 # prints both campaigns' total nodes, seconds and their ratios. Both certificates are
-# verified. Usage: scripts/campaign-interrupt.sh [BOARD] [THREADS]
+# verified. SEED=N draws the same stop moments each time (to compare builds);
+# BREAKTHROUGH=PATH runs that binary instead of building this checkout's
+# (to compare builds). Usage: scripts/campaign-interrupt.sh [BOARD] [THREADS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 board=${1:-6x5}
 threads=${2:-2}
 stops=${STOPS:-5}
 within=${STOP_WITHIN:-40}
-cargo build --release --quiet
-bin=./target/release/breakthrough
+bin=${BREAKTHROUGH:-./target/release/breakthrough}
+if [ -z "${BREAKTHROUGH:-}" ]; then cargo build --release --quiet; fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 figures() {
@@ -26,7 +28,7 @@ echo "uninterrupted: $once_nodes nodes, $once_seconds s"
 for i in $(seq "$stops"); do
   $bin campaign run "$work/stopped" "$board" --threads "$threads" -q > /dev/null 2>&1 &
   pid=$!
-  sleep "$(python3 -c "import random; print(round(random.uniform(2, $within), 1))")"
+  sleep "$(python3 -c "import random; s = '${SEED:-}'; random.seed(int(s) * 100 + $i if s else None); print(round(random.uniform(2, $within), 1))")"
   if kill -TERM "$pid" 2> /dev/null; then
     wait "$pid" || true
     echo "stop $i: $(figures "$work/stopped")"

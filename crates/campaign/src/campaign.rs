@@ -16,7 +16,7 @@ use crate::error::CampaignError;
 use crate::spec::{Spec, SPEC_FILE};
 use crate::store::{Batch, Store};
 use crate::transport::{
-    Job, Local, Outcome, Report, Transport, WorkerSettings, DEFAULT_EXPORT_MIN,
+    Halt, Job, Local, Outcome, Report, Transport, WorkerSettings, DEFAULT_EXPORT_MIN,
 };
 
 /// How to run (these may change from one run to the next).
@@ -271,7 +271,7 @@ impl Campaign {
                 Knowledge::NONE
             },
             inverse_epsilon: self.spec.inverse_epsilon,
-            halt: Arc::new(AtomicBool::new(false)),
+            halt: Halt::default(),
             echo: options.echo_jobs,
             export_min: options.export_min,
         }
@@ -297,7 +297,7 @@ impl Campaign {
             let mut transport = Local::start(scope, options.threads, &table, &settings);
             let result = self.master(&mut transport, options, observer);
             // Whatever happened, the workers must end for the scope to.
-            transport.halt();
+            transport.halt(true);
             transport.close();
             result
         });
@@ -449,18 +449,29 @@ impl Campaign {
         };
         // A checkpoint first, in case the workers never answer (a worker process
         // that died takes the whole run down with it); then end the jobs in flight
-        // and take in what they finished.
+        // and take in what they finished. A job that settled its position may
+        // finish its part (all its work is lost otherwise) within PROOF_GRACE.
         self.update_run(&run, started, end);
         self.write_checkpoint(&run)?;
-        transport.halt();
+        transport.halt(false);
+        let halted = Instant::now();
+        let mut proofs_halted: Option<Instant> = None;
         while !run.in_flight.is_empty() {
-            match transport.receive(Duration::from_secs(60)) {
-                Some(report) => self.take(report, &mut run)?,
-                None => {
-                    return Err(CampaignError::Internal(
-                        "a worker did not answer within a minute of the stop".into(),
-                    ))
-                }
+            if proofs_halted.is_none() && halted.elapsed() >= PROOF_GRACE {
+                transport.halt(true);
+                proofs_halted = Some(Instant::now());
+            }
+            if proofs_halted.is_some_and(|at| at.elapsed() >= Duration::from_secs(60)) {
+                return Err(CampaignError::Internal(
+                    "a worker did not answer within a minute of the stop".into(),
+                ));
+            }
+            if let Some(report) = transport.receive(Duration::from_millis(100)) {
+                self.take(report, &mut run)?;
+            }
+            if last_report.elapsed() >= Duration::from_millis(500) {
+                observer(&self.figures(&run, started, &before));
+                last_report = Instant::now();
             }
         }
         let end = if self.checkpoint.dag.root().is_solved() {
@@ -743,6 +754,10 @@ impl Campaign {
         })
     }
 }
+
+/// How long a stop waits for the jobs writing their parts (their positions settled)
+/// before it ends them too.
+pub const PROOF_GRACE: Duration = Duration::from_secs(30);
 
 /// A job's numbers for an open position: never a zero, which would read as solved.
 fn open_numbers((phi, delta): (Pn, Pn)) -> (Pn, Pn) {

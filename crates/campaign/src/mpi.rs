@@ -269,8 +269,8 @@ impl Transport for MpiMaster<'_> {
         }
     }
 
-    fn halt(&mut self) {
-        let halt = ToWorker::Halt.encode();
+    fn halt(&mut self, proofs: bool) {
+        let halt = ToWorker::Halt { proofs }.encode();
         for rank in 1..self.ranks.len() {
             self.send_to(rank, &halt);
         }
@@ -354,7 +354,7 @@ pub fn serve(
                         take_in(&mut news, &mut local);
                         local.send(job);
                     }
-                    Ok(ToWorker::Halt) => local.halt(),
+                    Ok(ToWorker::Halt { proofs }) => local.halt(proofs),
                     Ok(ToWorker::Quit) => {
                         quit = true;
                         break;
@@ -362,7 +362,7 @@ pub fn serve(
                     Ok(ToWorker::Start { .. }) => {}
                     Err(err) => {
                         quit = true;
-                        local.halt();
+                        local.halt(true);
                         let report = Report::Failed {
                             job: u64::MAX,
                             error: format!("rank {place}: {err}"),
@@ -383,7 +383,7 @@ pub fn serve(
                 master.send_with_tag(&ToMaster::Report(report).encode()[..], TAG);
             }
         };
-        local.halt();
+        local.halt(true);
         local.close();
         result
     })

@@ -91,8 +91,10 @@ pub trait Transport {
     fn send(&mut self, job: Job);
     /// The next report, waiting at most `timeout`.
     fn receive(&mut self, timeout: Duration) -> Option<Report>;
-    /// Ends the jobs in flight soon; each still reports (`Stopped`, or its result).
-    fn halt(&mut self);
+    /// Ends the searches in flight soon, and with `proofs` the proofs being
+    /// written too (without, a job that settled its position writes its part); each
+    /// job still reports (`Stopped`, or its result).
+    fn halt(&mut self, proofs: bool);
     /// Positions now committed to the store, with whether the side to move wins:
     /// later jobs may take them as settled, and their proofs refer to them (only
     /// committed ones: a part never points at a proof that a crash could lose).
@@ -105,12 +107,30 @@ pub struct WorkerSettings {
     pub knowledge: Knowledge,
     pub inverse_epsilon: u32,
     /// Set to end the jobs in flight (the end of a run).
-    pub halt: Arc<AtomicBool>,
+    pub halt: Halt,
     /// A benchmark of the master: answer every job at once ([`echo`]).
     pub echo: bool,
     /// A part exports the positions below its root whose proofs in it expand at
     /// least this many positions (see `JobOptions::export_min`; 0: none).
     pub export_min: u64,
+}
+
+/// The flags that end the jobs in flight: first their searches, then (if they
+/// take too long) the proofs being written.
+#[derive(Clone, Debug, Default)]
+pub struct Halt {
+    pub searches: Arc<AtomicBool>,
+    pub proofs: Arc<AtomicBool>,
+}
+
+impl Halt {
+    /// Ends the searches, and with `proofs` the proofs being written.
+    pub fn set(&self, proofs: bool) {
+        self.searches.store(true, Ordering::Relaxed);
+        if proofs {
+            self.proofs.store(true, Ordering::Relaxed);
+        }
+    }
 }
 
 /// The default of [`WorkerSettings::export_min`]. Measured on 40 consecutive parts
@@ -149,7 +169,7 @@ pub struct Local {
     workers: usize,
     jobs: Option<Sender<Job>>,
     reports: Receiver<Report>,
-    halt: Arc<AtomicBool>,
+    halt: Halt,
     /// The committed positions as the workers' jobs see them.
     proven: ProvenSlot,
 }
@@ -189,7 +209,7 @@ impl Local {
             workers: workers.max(1),
             jobs: Some(job_sender),
             reports,
-            halt: Arc::clone(&settings.halt),
+            halt: settings.halt.clone(),
             proven,
         }
     }
@@ -233,7 +253,8 @@ fn worker(
             inverse_epsilon: settings.inverse_epsilon,
             proof: true,
             proof_mb: PART_PROOF_MB,
-            stop: Some(Arc::clone(&settings.halt)),
+            stop: Some(Arc::clone(&settings.halt.searches)),
+            stop_proof: Some(Arc::clone(&settings.halt.proofs)),
             proven: Some(proven.clone()),
             export_min: settings.export_min,
         };
@@ -319,8 +340,8 @@ impl Transport for Local {
         }
     }
 
-    fn halt(&mut self) {
-        self.halt.store(true, Ordering::Relaxed);
+    fn halt(&mut self, proofs: bool) {
+        self.halt.set(proofs);
     }
 
     fn committed(&mut self, solved: &[(Key, bool)]) {

@@ -25,8 +25,9 @@ pub enum ToWorker {
     /// A job, with the positions solved elsewhere since this worker's last job (to
     /// put in its table as settled).
     Job { job: Job, solved: Vec<(Key, bool)> },
-    /// End the jobs in flight (each still reports).
-    Halt,
+    /// End the searches in flight, and with `proofs` the proofs being written
+    /// (each job still reports).
+    Halt { proofs: bool },
     /// No more jobs: end.
     Quit,
 }
@@ -84,7 +85,9 @@ enum WireToWorker {
         home: Option<u32>,
         solved: Vec<(WireKey, bool)>,
     },
-    Halt,
+    Halt {
+        proofs: bool,
+    },
     Quit,
 }
 
@@ -218,7 +221,7 @@ impl ToWorker {
                     .map(|&(key, wins)| (key_out(key), wins))
                     .collect(),
             },
-            ToWorker::Halt => WireToWorker::Halt,
+            ToWorker::Halt { proofs } => WireToWorker::Halt { proofs: *proofs },
             ToWorker::Quit => WireToWorker::Quit,
         })
     }
@@ -260,7 +263,7 @@ impl ToWorker {
                     .map(|(key, wins)| (key_in(key), wins))
                     .collect(),
             },
-            WireToWorker::Halt => ToWorker::Halt,
+            WireToWorker::Halt { proofs } => ToWorker::Halt { proofs },
             WireToWorker::Quit => ToWorker::Quit,
         })
     }

@@ -42,8 +42,12 @@ pub struct JobOptions {
     pub proof: bool,
     /// MiB of the extraction's memory (see [`crate::SolveOptions::proof_mb`]).
     pub proof_mb: usize,
-    /// Stop as soon as this is set (the budget's nodes are then not all spent).
+    /// Stop the search as soon as this is set (the budget's nodes are then not all
+    /// spent). A proof being written goes on: see `stop_proof`.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Stop writing the proof as soon as this is set (the job then ends
+    /// [`JobOutcome::Stopped`], its settled position's proof lost).
+    pub stop_proof: Option<Arc<AtomicBool>>,
     /// Positions proven elsewhere (a campaign's store): the search takes them as
     /// settled, and the proof refers to them instead of proving them again (its
     /// claim is then [`Claim::WinsGiven`], and [`JobOutcome::Solved`] lists them).
@@ -116,7 +120,7 @@ pub enum JobOutcome {
         numbers: (Pn, Pn),
         children: Option<Vec<(Step, Pn, Pn)>>,
     },
-    /// The stop flag ended it.
+    /// A stop flag ended it (`stop` in the search, `stop_proof` in the proof).
     Stopped,
 }
 
@@ -227,10 +231,10 @@ pub fn run_job(
     let mut given = Vec::new();
     let mut exported = Vec::new();
     let proof = if options.proof {
-        // The extraction re-proves what the table lost; only the stop flag limits it,
+        // The extraction re-proves what the table lost; only its stop flag limits it,
         // as a limit would throw away a settled position's proof.
         let limits = Limits {
-            stop: options.stop.clone(),
+            stop: options.stop_proof.clone(),
             ..Limits::default()
         };
         let mut quiet = |_: &Progress| {};

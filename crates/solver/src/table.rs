@@ -312,11 +312,53 @@ impl Table {
         });
     }
 
-    /// Every entry that took at least `min_work` nodes, most work first, at most
-    /// `max` of them: the valuable part of the table, to keep across runs (see
-    /// [`Table::restore`]). Reads the whole table; call it when no search runs.
+    /// The entries that took at least `min_work` nodes, at most `max` of them, those
+    /// of the most work: the valuable part of the table, to keep across runs (see
+    /// [`Table::restore`]). Reads the whole table twice (first how many entries
+    /// there are of each work), so that it never holds more than `max` entries
+    /// whatever the table's size; call it when no search runs.
     pub fn entries(&self, min_work: u32, max: usize) -> Vec<SavedEntry> {
-        let mut saved = Vec::new();
+        let min_work = min_work.max(1);
+        let mut of_work = vec![0usize; WORK_MAX as usize + 1];
+        self.for_each_entry(|entry| {
+            if entry.work >= min_work {
+                of_work[entry.work as usize] += 1;
+            }
+        });
+        // All entries of at least `floor` work fit; of the work just below, as many
+        // as are left room for.
+        let (mut floor, mut whole) = (WORK_MAX + 1, 0);
+        while floor > min_work && whole + of_work[floor as usize - 1] <= max {
+            floor -= 1;
+            whole += of_work[floor as usize];
+        }
+        let mut room = max - whole;
+        let mut saved = Vec::with_capacity(whole + room.min(of_work[floor as usize - 1]));
+        self.for_each_entry(|entry| {
+            let kept = entry.work >= floor
+                || (entry.work + 1 == floor && entry.work >= min_work && room > 0 && {
+                    room -= 1;
+                    true
+                });
+            if kept {
+                saved.push(SavedEntry {
+                    key: Key {
+                        white: entry.white,
+                        black: entry.black,
+                        black_to_move: entry.side == 2,
+                        horizon: entry.horizon,
+                    },
+                    phi: entry.phi,
+                    delta: entry.delta,
+                    work: entry.work,
+                });
+            }
+        });
+        saved
+    }
+
+    /// Calls `visit` with every used slot of the table.
+    fn for_each_entry(&self, mut visit: impl FnMut(&Entry)) {
         for index in 0..self.buckets {
             let start = self.first + index * BUCKET_WORDS;
             let Ok(words) =
@@ -326,27 +368,10 @@ impl Table {
             };
             let slots: [Entry; BUCKET] =
                 Bucket(words).read_with(|b| std::array::from_fn(|i| b.read(i)));
-            for entry in slots {
-                if entry.side != 0 && entry.work >= min_work.max(1) {
-                    saved.push(SavedEntry {
-                        key: Key {
-                            white: entry.white,
-                            black: entry.black,
-                            black_to_move: entry.side == 2,
-                            horizon: entry.horizon,
-                        },
-                        phi: entry.phi,
-                        delta: entry.delta,
-                        work: entry.work,
-                    });
-                }
+            for entry in slots.iter().filter(|entry| entry.side != 0) {
+                visit(entry);
             }
         }
-        if saved.len() > max {
-            saved.select_nth_unstable_by_key(max, |e| std::cmp::Reverse(e.work));
-            saved.truncate(max);
-        }
-        saved
     }
 
     /// Stores saved entries (from [`Table::entries`]), as the search would have.
@@ -479,6 +504,41 @@ mod tests {
             None,
             "another question, another entry"
         );
+    }
+
+    /// The saved entries are those of the most work: all of the work above the cut,
+    /// and of the work at the cut as many as fit.
+    #[test]
+    fn entries_are_those_of_the_most_work() {
+        let table = Table::with_megabytes(1);
+        let tally = &mut Tally::default();
+        // Work 1 to 40, three entries of each.
+        for n in 0..120u64 {
+            table.store(
+                &key(n + 1, 0),
+                n.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                Pn::ONE,
+                Pn::ONE,
+                n / 3 + 1,
+                tally,
+            );
+        }
+        let works = |min_work, max| {
+            let mut works: Vec<u32> = table
+                .entries(min_work, max)
+                .iter()
+                .map(|e| e.work)
+                .collect();
+            works.sort_unstable();
+            works
+        };
+        assert_eq!(works(1, 1000).len(), 120);
+        assert_eq!(works(39, 1000), [39, 39, 39, 40, 40, 40]);
+        assert_eq!(works(1, 5), [39, 39, 40, 40, 40]);
+        assert_eq!(works(1, 6), [39, 39, 39, 40, 40, 40]);
+        assert_eq!(works(1, 2), [40, 40]);
+        assert_eq!(works(40, 0), Vec::<u32>::new());
+        assert_eq!(works(41, 10), Vec::<u32>::new());
     }
 
     #[test]

@@ -27,6 +27,7 @@ fn options(proven: Option<&Proven>) -> JobOptions {
         proof: true,
         proof_mb: 16,
         stop: None,
+        stop_proof: None,
         proven,
         export_min: 0,
     }
@@ -146,6 +147,38 @@ fn jobs_without_proven_positions_write_plain_proofs() {
         assert!(given.is_empty());
         assert_eq!(proof.verify().unwrap().winner, Color::Black);
     }
+}
+
+/// A stop ends a job's search, but a job that has settled its position writes its
+/// proof unless the proof's own stop flag is set too: here the table knows the
+/// position settled (an earlier job's), so only the proof is left to write.
+#[test]
+fn a_stop_lets_a_settled_position_write_its_proof() {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let position = Position::start("4x5".parse().unwrap());
+    let table = Table::with_megabytes(16);
+    let first = run_job(&table, &position, &options(None), &mut |_| {}).unwrap();
+    assert!(matches!(first.outcome, JobOutcome::Solved { .. }));
+    let set = || Some(Arc::new(AtomicBool::new(true)));
+    let stopped = JobOptions {
+        stop: set(),
+        ..options(None)
+    };
+    let report = run_job(&table, &position, &stopped, &mut |_| {}).unwrap();
+    let JobOutcome::Solved {
+        proof: Some(proof), ..
+    } = report.outcome
+    else {
+        panic!("the settled position's proof was not written");
+    };
+    assert_eq!(proof.verify().unwrap().winner, Color::Black);
+    let both = JobOptions {
+        stop_proof: set(),
+        ..stopped
+    };
+    let report = run_job(&table, &position, &both, &mut |_| {}).unwrap();
+    assert!(matches!(report.outcome, JobOutcome::Stopped));
 }
 
 /// A proof's exported positions: each expanded in it with a proof of at least the

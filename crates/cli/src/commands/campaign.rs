@@ -69,6 +69,7 @@ pub struct RunArgs {
     pub tt_mb: Option<u64>,
 
     /// End this run after this many seconds (exit 3; the same command continues).
+    /// Jobs writing the parts of positions they settled get up to 30 s more.
     #[arg(long, value_name = "SECS")]
     pub time_limit: Option<f64>,
 
@@ -255,7 +256,8 @@ pub(super) fn drive(
         return Ok(ExitCode::SUCCESS);
     }
     let flag = Arc::clone(&options.stop);
-    // Ctrl-C and SIGTERM end the run cleanly: jobs stopped, checkpoint written.
+    // Ctrl-C and SIGTERM end the run cleanly: searches stopped, parts being written
+    // finished (within PROOF_GRACE), checkpoint written.
     ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed))
         .context("cannot install the Ctrl-C handler")?;
     let bar = progress::spinner(args.quiet);
