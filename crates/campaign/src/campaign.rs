@@ -209,7 +209,8 @@ impl Campaign {
             dag: Dag::new(root),
         });
         // What the checkpoint says is solved must be in the store (a leaf's proof is
-        // its part); the rest is recomputed from the leaves.
+        // its part, or the part that exported it); the rest is recomputed from the
+        // leaves.
         checkpoint.dag.release_all();
         let mut loaded_from_store = 0;
         for id in 0..checkpoint.dag.len() {
@@ -404,7 +405,8 @@ impl Campaign {
                     break;
                 };
                 // No need to look in the store: every leaf was looked up when it was
-                // made or loaded, and only this master writes the store.
+                // made, loaded or given back by a job, a commit settles the leaves its
+                // exports match, and only this master writes the store.
                 let position = self.checkpoint.dag.nodes[leaf as usize].position;
                 self.checkpoint.dag.nodes[leaf as usize].state = State::InFlight;
                 run.in_flight.insert(next_job, leaf);
@@ -474,6 +476,8 @@ impl Campaign {
                 last_report = Instant::now();
             }
         }
+        // The last parts' exports may settle the root.
+        self.commit()?;
         let end = if self.checkpoint.dag.root().is_solved() {
             RunEnd::Solved
         } else {
@@ -511,6 +515,12 @@ impl Campaign {
                 let dag = &mut self.checkpoint.dag;
                 dag.nodes[leaf as usize].state = State::Leaf;
                 let position = dag.nodes[leaf as usize].position;
+                if !matches!(done.outcome, Outcome::Solved { .. })
+                    && self.settle_if_exported(leaf, &position)?
+                {
+                    return Ok(());
+                }
+                let dag = &mut self.checkpoint.dag;
                 match done.outcome {
                     Outcome::Stopped => {}
                     Outcome::Solved {
@@ -698,6 +708,23 @@ impl Campaign {
             }
         }
         Ok(())
+    }
+
+    /// Settles a leaf whose job ended open when another part exported its position
+    /// while the job ran (searched again, it would be proven again); whether it was.
+    fn settle_if_exported(
+        &mut self,
+        leaf: u32,
+        position: &Position,
+    ) -> Result<bool, CampaignError> {
+        let Some(wins) = self.stored(&Key::of(position))? else {
+            return Ok(false);
+        };
+        self.checkpoint
+            .dag
+            .set_numbers(leaf, if wins { WON } else { LOST });
+        self.exported_leaves += 1;
+        Ok(true)
     }
 
     fn write_checkpoint(&mut self, run: &RunState) -> Result<(), CampaignError> {

@@ -365,7 +365,7 @@ pub fn verify_certificate(dir: &Path) -> Result<CampaignReport, Rejected> {
             return Err(reject(
                 &dir.join(name),
                 format!(
-                    "it takes {} as proven, which no part of the manifest proves",
+                    "it takes the position of {} (that part's root, or a position a part exports) as proven, which no part of the manifest proves",
                     part_path(unproven).display()
                 ),
             ));

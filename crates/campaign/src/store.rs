@@ -1,8 +1,9 @@
 //! The store of solved positions: `DIR/store.redb`, an embedded ACID database
 //! (redb). Each record is a position (up to the mirror) that a job proved or
-//! disproved; its proof is the part file named after it (see [`part_path`]). A
-//! record is committed (and synced) only after its part file is, so a record always
-//! has its proof; a crash loses at most what was not yet committed.
+//! disproved; its proof is the part file named after it (see [`part_path`]), or for
+//! a position a part exported, that part (the table `inner`, below). A record is
+//! committed (and synced) only after its part file is, so a record always has its
+//! proof; a crash loses at most what was not yet committed.
 //!
 //! A part may take other stored positions as proven (the claim "wins given"): the
 //! table `given` keeps, for such a position, the keys its part takes as given, so
