@@ -3,9 +3,10 @@
 //! local run) and every other rank is a worker with its own threads and its own
 //! table, kept between jobs ([`serve`]). The master's [`MpiMaster`] is a
 //! [`Transport`]: a job goes to the rank that last searched its subtree when that
-//! rank has a free thread, and each job carries the positions committed to the store
-//! since the rank's last job, which the rank puts in its table as settled and lets
-//! its jobs' proofs take as proven ([`Transport::committed`]). A worker sends
+//! rank has a free thread, and goes after the positions committed to the store
+//! since the rank's last job (news, in messages of at most [`NEWS_PER_MESSAGE`]),
+//! which the rank puts in its table as settled and lets its jobs' proofs take as
+//! proven ([`Transport::committed`]). A worker sends
 //! back its proofs as the parts' bytes; only rank 0 writes to the campaign's
 //! directory.
 //!
@@ -31,11 +32,14 @@ const TAG: i32 = 11;
 /// Table work recorded for a position solved elsewhere: high, so that it stays.
 const SETTLED_WORK: u64 = 1 << 24;
 
-/// At most this many solved positions ride with one job (about 20 bytes each; the
-/// rest go with the next jobs). It keeps every message from the master small
-/// enough for MPI to send at once (eagerly): the master never blocks in a send, so
-/// a worker blocked sending it a large report is always received.
-const NEWS_PER_JOB: usize = 100;
+/// At most this many solved positions go in one message of news (about 20 bytes
+/// each; a rank behind by more gets several messages before its job). It keeps
+/// every message from the master small enough for MPI to send at once (eagerly,
+/// buffered at the receiver): the master never waits in a send for a worker that
+/// is itself blocked sending it a large report. (Before, at most 100 positions rode
+/// with each job: with exports, a campaign stores hundreds of positions a second,
+/// more than the jobs carried.)
+pub const NEWS_PER_MESSAGE: usize = 100;
 
 pub use mpi::environment::Universe;
 pub use mpi::topology::{Communicator, SimpleCommunicator};
@@ -53,6 +57,8 @@ pub fn initialize() -> Result<Universe, CampaignError> {
 pub struct Traffic {
     pub sent: u64,
     pub sent_bytes: u64,
+    /// Solved positions told to the worker ranks, all ranks counted.
+    pub news: u64,
     pub received: u64,
     pub received_bytes: u64,
 }
@@ -224,13 +230,25 @@ impl Transport for MpiMaster<'_> {
 
     fn send(&mut self, job: crate::transport::Job) {
         let rank = self.rank_for(job.home);
+        // The news first: MPI keeps the order of two ranks' messages.
         let told = self.ranks[rank].told;
-        let upto = self.solved.len().min(told + NEWS_PER_JOB);
-        let news = self.solved[told..upto].to_vec();
-        self.ranks[rank].told = upto;
+        let news: Vec<Vec<u8>> = self.solved[told..]
+            .chunks(NEWS_PER_MESSAGE)
+            .map(|solved| {
+                ToWorker::News {
+                    solved: solved.to_vec(),
+                }
+                .encode()
+            })
+            .collect();
+        for bytes in &news {
+            self.send_to(rank, bytes);
+        }
+        self.traffic.news += (self.solved.len() - told) as u64;
+        self.ranks[rank].told = self.solved.len();
         self.ranks[rank].busy += 1;
         self.jobs.insert(job.id, rank);
-        let bytes = ToWorker::Job { job, solved: news }.encode();
+        let bytes = ToWorker::Job { job }.encode();
         self.send_to(rank, &bytes);
     }
 
@@ -276,7 +294,7 @@ impl Transport for MpiMaster<'_> {
         }
     }
 
-    /// News for every rank, which rides with its next jobs.
+    /// News for every rank, sent before its next job.
     fn committed(&mut self, solved: &[(Key, bool)]) {
         self.solved.extend_from_slice(solved);
     }
@@ -349,8 +367,8 @@ pub fn serve(
             while let Some(probed) = master.immediate_matched_probe_with_tag(TAG) {
                 let (bytes, _) = probed.matched_receive_vec::<u8>();
                 match ToWorker::decode(&bytes).map_err(wire_error) {
-                    Ok(ToWorker::Job { job, solved }) => {
-                        news.extend(solved);
+                    Ok(ToWorker::News { solved }) => news.extend(solved),
+                    Ok(ToWorker::Job { job }) => {
                         take_in(&mut news, &mut local);
                         local.send(job);
                     }

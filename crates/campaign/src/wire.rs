@@ -22,9 +22,12 @@ pub enum ToWorker {
         /// See `WorkerSettings::export_min`.
         export_min: u64,
     },
-    /// A job, with the positions solved elsewhere since this worker's last job (to
-    /// put in its table as settled).
-    Job { job: Job, solved: Vec<(Key, bool)> },
+    /// A job.
+    Job { job: Job },
+    /// Positions solved elsewhere (to put in the table as settled, and for proofs
+    /// to take as given); a worker is sent those it has not been told of before
+    /// each job.
+    News { solved: Vec<(Key, bool)> },
     /// End the searches in flight, and with `proofs` the proofs being written
     /// (each job still reports).
     Halt { proofs: bool },
@@ -83,6 +86,8 @@ enum WireToWorker {
         max_nodes: u64,
         thresholds: (u32, u32),
         home: Option<u32>,
+    },
+    News {
         solved: Vec<(WireKey, bool)>,
     },
     Halt {
@@ -210,12 +215,14 @@ impl ToWorker {
                 echo: *echo,
                 export_min: *export_min,
             },
-            ToWorker::Job { job, solved } => WireToWorker::Job {
+            ToWorker::Job { job } => WireToWorker::Job {
                 id: job.id,
                 position: position_out(&job.position),
                 max_nodes: job.max_nodes,
                 thresholds: numbers_out(job.thresholds),
                 home: job.home,
+            },
+            ToWorker::News { solved } => WireToWorker::News {
                 solved: solved
                     .iter()
                     .map(|&(key, wins)| (key_out(key), wins))
@@ -249,7 +256,6 @@ impl ToWorker {
                 max_nodes,
                 thresholds,
                 home,
-                solved,
             } => ToWorker::Job {
                 job: Job {
                     id,
@@ -258,6 +264,8 @@ impl ToWorker {
                     thresholds: numbers_in(thresholds),
                     home,
                 },
+            },
+            WireToWorker::News { solved } => ToWorker::News {
                 solved: solved
                     .into_iter()
                     .map(|(key, wins)| (key_in(key), wins))
@@ -392,11 +400,8 @@ mod tests {
             home: Some(3),
         };
         let key = Key::of(&job.position);
-        let sent = ToWorker::Job {
-            job: job.clone(),
-            solved: vec![(key, true)],
-        };
-        let ToWorker::Job { job: got, solved } = ToWorker::decode(&sent.encode()).unwrap() else {
+        let sent = ToWorker::Job { job: job.clone() };
+        let ToWorker::Job { job: got } = ToWorker::decode(&sent.encode()).unwrap() else {
             panic!("not a job");
         };
         assert_eq!(got.id, 77);
@@ -406,7 +411,14 @@ mod tests {
             (got.max_nodes, got.thresholds, got.home),
             (20_000, job.thresholds, Some(3))
         );
-        assert_eq!(solved, vec![(key, true)]);
+        let child = Key::of(&job.position.play_step(job.position.steps()[0]));
+        let news = ToWorker::News {
+            solved: vec![(key, true), (child, false)],
+        };
+        let ToWorker::News { solved } = ToWorker::decode(&news.encode()).unwrap() else {
+            panic!("not news");
+        };
+        assert_eq!(solved, vec![(key, true), (child, false)]);
         let start = ToWorker::Start {
             knowledge: Knowledge {
                 patterns: true,
@@ -503,7 +515,6 @@ mod tests {
                 thresholds: (Pn::INF, Pn::INF),
                 home: None,
             },
-            solved: Vec::new(),
         };
         let bytes = job.encode();
         assert!(ToWorker::decode(&bytes[..bytes.len() / 2]).is_err());

@@ -35,6 +35,17 @@ fn mpirun(ranks: usize) -> Command {
 }
 
 fn campaign(ranks: usize, dir: &Path, board: &str, position: &str, job_nodes: u64) -> Output {
+    campaign_with(ranks, dir, board, position, job_nodes, &[])
+}
+
+fn campaign_with(
+    ranks: usize,
+    dir: &Path,
+    board: &str,
+    position: &str,
+    job_nodes: u64,
+    options: &[&str],
+) -> Output {
     mpirun(ranks)
         .args(["campaign", "run"])
         .arg(dir)
@@ -48,6 +59,7 @@ fn campaign(ranks: usize, dir: &Path, board: &str, position: &str, job_nodes: u6
             "64",
         ])
         .args(["--job-nodes", &job_nodes.to_string(), "--json", "--quiet"])
+        .args(options)
         .output()
         .expect("mpirun runs")
 }
@@ -105,10 +117,32 @@ fn random_position(board: Board, plies: u32, rng: &mut fastrand::Rng) -> Option<
 fn campaigns_over_mpi_agree_with_the_reference() {
     let start = Position::start("5x5".parse().unwrap());
     let dir = scratch("5x5");
-    let output = campaign(4, &dir, "5x5", &start.to_string(), 20_000);
+    // Small exports: many stored positions, told to the ranks in many messages.
+    let output = campaign_with(
+        4,
+        &dir,
+        "5x5",
+        &start.to_string(),
+        20_000,
+        &["--export-min", "20"],
+    );
     assert_eq!(verified_winner(&output, &dir), Color::Black);
     let stderr = text(&output.stderr);
     assert!(stderr.contains("MPI: 3 worker ranks"), "{stderr}");
+    let told: u64 = stderr
+        .split(" solved positions told")
+        .next()
+        .and_then(|head| head.rsplit(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no news count: {stderr}"));
+    // Before, at most 100 rode with each job: the ranks fell behind.
+    let result: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("result.json")).unwrap()).unwrap();
+    let jobs = result["campaign"]["jobs"].as_u64().unwrap();
+    assert!(
+        told > 100 * jobs,
+        "{told} solved positions told in {jobs} jobs: {stderr}"
+    );
 
     let mut rng = fastrand::Rng::with_seed(15);
     for (board, plies, wanted) in [("4x6", 12, 6), ("6x5", 14, 6)] {

@@ -79,9 +79,10 @@ pub fn run(
     let seconds = started.elapsed().as_secs_f64().max(1e-9);
     let traffic = master.traffic;
     eprintln!(
-        "MPI: the master sent {} messages ({} bytes) and took in {} ({} bytes): {:.0} messages/s",
+        "MPI: the master sent {} messages ({} bytes; {} solved positions told to the worker ranks) and took in {} ({} bytes): {:.0} messages/s",
         traffic.sent,
         traffic.sent_bytes,
+        traffic.news,
         traffic.received,
         traffic.received_bytes,
         (traffic.sent + traffic.received) as f64 / seconds
