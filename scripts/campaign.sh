@@ -9,7 +9,8 @@
 # command. Extra arguments go to `campaign run` (--threads, --tt-mb, ...). Exit
 # code: 0 solved (the certificate is verified), 3 not yet.
 # BREAKTHROUGH=PATH runs that binary instead of building this checkout's (a long
-# campaign then survives rebuilds of target/ while it runs).
+# campaign then survives rebuilds of target/ while it runs); CAMPAIGN_DIR=DIR keeps
+# the campaign in DIR instead of campaigns/<board> (scripts/frontier.sh).
 # Usage: scripts/campaign.sh BOARD [SECONDS] [campaign run options]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,8 +19,8 @@ seconds=${2:-3000}
 shift $(( $# >= 2 ? 2 : 1 ))
 bin=${BREAKTHROUGH:-./target/release/breakthrough}
 if [ -z "${BREAKTHROUGH:-}" ]; then cargo build --release --quiet; fi
-dir=campaigns/$board
-mkdir -p campaigns
+dir=${CAMPAIGN_DIR:-campaigns/$board}
+mkdir -p "$(dirname "$dir")"
 status=0
 $bin campaign run "$dir" "$board" --time-limit "$seconds" --quiet "$@" || status=$?
 if [ "$status" -eq 0 ]; then
