@@ -31,6 +31,9 @@ pub struct RunOptions {
     pub checkpoint_every: Duration,
     /// Set from outside (Ctrl-C, SIGTERM) to end the run cleanly.
     pub stop: Arc<AtomicBool>,
+    /// Set from outside (a second Ctrl-C) to end a stopping run at once: the parts
+    /// still being written are given up (their positions are searched again).
+    pub hurry: Arc<AtomicBool>,
     /// For tests: end the run after this many jobs as `kill -9` would, without a
     /// last checkpoint.
     pub crash_after_jobs: Option<u64>,
@@ -54,6 +57,7 @@ impl Default for RunOptions {
             time_limit: None,
             checkpoint_every: Duration::from_secs(300),
             stop: Arc::new(AtomicBool::new(false)),
+            hurry: Arc::new(AtomicBool::new(false)),
             crash_after_jobs: None,
             stop_after_jobs: None,
             echo_jobs: false,
@@ -452,14 +456,20 @@ impl Campaign {
         // A checkpoint first, in case the workers never answer (a worker process
         // that died takes the whole run down with it); then end the jobs in flight
         // and take in what they finished. A job that settled its position may
-        // finish its part (all its work is lost otherwise) within PROOF_GRACE.
+        // finish its part (all its work is lost otherwise) within PROOF_GRACE,
+        // unless the root is solved (nothing is left to prove) or a second stop
+        // request hurries the end.
         self.update_run(&run, started, end);
         self.write_checkpoint(&run)?;
         transport.halt(false);
         let halted = Instant::now();
         let mut proofs_halted: Option<Instant> = None;
         while !run.in_flight.is_empty() {
-            if proofs_halted.is_none() && halted.elapsed() >= PROOF_GRACE {
+            if proofs_halted.is_none()
+                && (halted.elapsed() >= PROOF_GRACE
+                    || self.checkpoint.dag.root().is_solved()
+                    || options.hurry.load(Ordering::Relaxed))
+            {
                 transport.halt(true);
                 proofs_halted = Some(Instant::now());
             }
@@ -470,6 +480,11 @@ impl Campaign {
             }
             if let Some(report) = transport.receive(Duration::from_millis(100)) {
                 self.take(report, &mut run)?;
+            }
+            // Parts finished in the grace are kept at once, not after it: a kill
+            // during the grace then loses at most a batch.
+            if self.batch.is_due() {
+                self.commit()?;
             }
             if last_report.elapsed() >= Duration::from_millis(500) {
                 observer(&self.figures(&run, started, &before));
@@ -700,8 +715,11 @@ impl Campaign {
         let dag = &mut self.checkpoint.dag;
         for (position, wins) in committed.exported {
             if let Some(id) = dag.find(&position) {
-                // A leaf in flight is settled when its job reports.
-                if dag.nodes[id as usize].state == State::Leaf {
+                // A leaf in flight is settled when its job reports; a part's own
+                // root is settled already.
+                if dag.nodes[id as usize].state == State::Leaf
+                    && !dag.nodes[id as usize].is_solved()
+                {
                     dag.set_numbers(id, if wins { WON } else { LOST });
                     self.exported_leaves += 1;
                 }

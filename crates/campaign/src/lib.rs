@@ -44,7 +44,7 @@ pub mod transport;
 pub mod warm;
 pub mod wire;
 
-pub use campaign::{Campaign, Figures, RunOptions, RunOutcome, Settled};
+pub use campaign::{Campaign, Figures, RunOptions, RunOutcome, Settled, PROOF_GRACE};
 pub use certificate::{verify_certificate, CampaignReport, Rejected};
 pub use checkpoint::{Checkpoint, RunEnd, RunRecord, Sample};
 pub use error::CampaignError;

@@ -3,10 +3,11 @@
 //! local run) and every other rank is a worker with its own threads and its own
 //! table, kept between jobs ([`serve`]). The master's [`MpiMaster`] is a
 //! [`Transport`]: a job goes to the rank that last searched its subtree when that
-//! rank has a free thread, and goes after the positions committed to the store
-//! since the rank's last job (news, in messages of at most [`NEWS_PER_MESSAGE`]),
-//! which the rank puts in its table as settled and lets its jobs' proofs take as
-//! proven ([`Transport::committed`]). A worker sends
+//! rank has a free thread. Every rank is told the positions committed to the store
+//! (news, in messages of at most [`NEWS_PER_MESSAGE`]: up to
+//! [`NEWS_MESSAGES_BEFORE_JOB`] of them right before each of its jobs, the rest
+//! while the master waits for reports), which it puts in its table as settled and
+//! lets its jobs' proofs take as proven ([`Transport::committed`]). A worker sends
 //! back its proofs as the parts' bytes; only rank 0 writes to the campaign's
 //! directory.
 //!
@@ -40,6 +41,13 @@ const SETTLED_WORK: u64 = 1 << 24;
 /// with each job: with exports, a campaign stores hundreds of positions a second,
 /// more than the jobs carried.)
 pub const NEWS_PER_MESSAGE: usize = 100;
+
+/// At most this many messages of news go right before a job; a rank further behind
+/// gets the rest while the master waits for reports, a message per rank at a time.
+/// (A new run's first jobs would otherwise each be preceded by the whole store,
+/// thousands of messages in a row, which some fabrics would stop accepting while
+/// that rank is itself sending the master a report.)
+pub const NEWS_MESSAGES_BEFORE_JOB: usize = 10;
 
 pub use mpi::environment::Universe;
 pub use mpi::topology::{Communicator, SimpleCommunicator};
@@ -181,6 +189,20 @@ impl<'w> MpiMaster<'w> {
             .send_with_tag(bytes, TAG);
     }
 
+    /// Sends `rank` up to `messages` messages of the news it has not had yet;
+    /// whether there was any.
+    fn send_news(&mut self, rank: usize, messages: usize) -> bool {
+        let told = self.ranks[rank].told;
+        let end = (told + messages * NEWS_PER_MESSAGE).min(self.solved.len());
+        for start in (told..end).step_by(NEWS_PER_MESSAGE) {
+            let solved = self.solved[start..(start + NEWS_PER_MESSAGE).min(end)].to_vec();
+            self.send_to(rank, &ToWorker::News { solved }.encode());
+        }
+        self.traffic.news += (end - told) as u64;
+        self.ranks[rank].told = end;
+        end > told
+    }
+
     fn count_in(&mut self, bytes: &[u8]) {
         self.traffic.received += 1;
         self.traffic.received_bytes += bytes.len() as u64;
@@ -231,21 +253,7 @@ impl Transport for MpiMaster<'_> {
     fn send(&mut self, job: crate::transport::Job) {
         let rank = self.rank_for(job.home);
         // The news first: MPI keeps the order of two ranks' messages.
-        let told = self.ranks[rank].told;
-        let news: Vec<Vec<u8>> = self.solved[told..]
-            .chunks(NEWS_PER_MESSAGE)
-            .map(|solved| {
-                ToWorker::News {
-                    solved: solved.to_vec(),
-                }
-                .encode()
-            })
-            .collect();
-        for bytes in &news {
-            self.send_to(rank, bytes);
-        }
-        self.traffic.news += (self.solved.len() - told) as u64;
-        self.ranks[rank].told = self.solved.len();
+        self.send_news(rank, NEWS_MESSAGES_BEFORE_JOB);
         self.ranks[rank].busy += 1;
         self.jobs.insert(job.id, rank);
         let bytes = ToWorker::Job { job }.encode();
@@ -282,8 +290,15 @@ impl Transport for MpiMaster<'_> {
             if Instant::now() >= deadline {
                 return None;
             }
-            std::thread::sleep(pause);
-            pause = (pause * 2).min(Duration::from_millis(1));
+            // The time between reports tells the ranks that are behind their news.
+            let mut told = false;
+            for rank in 1..self.ranks.len() {
+                told |= self.send_news(rank, 1);
+            }
+            if !told {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(1));
+            }
         }
     }
 
@@ -344,8 +359,11 @@ pub fn serve(
         // proof never meets a settled position it may not refer to.
         let mut news: Vec<(Key, bool)> = Vec::new();
         let mut taken_in: Option<Instant> = None;
-        let mut take_in = |news: &mut Vec<(Key, bool)>, local: &mut Local| {
-            if news.is_empty() || taken_in.is_some_and(|at| at.elapsed() < Duration::from_secs(1)) {
+        // (A job takes in all the news before it, at once.)
+        let mut take_in = |news: &mut Vec<(Key, bool)>, local: &mut Local, now: bool| {
+            if news.is_empty()
+                || !now && taken_in.is_some_and(|at| at.elapsed() < Duration::from_secs(1))
+            {
                 return;
             }
             local.publish(news);
@@ -362,14 +380,14 @@ pub fn serve(
             taken_in = Some(Instant::now());
         };
         let result = loop {
-            take_in(&mut news, &mut local);
+            take_in(&mut news, &mut local, false);
             let mut quit = false;
             while let Some(probed) = master.immediate_matched_probe_with_tag(TAG) {
                 let (bytes, _) = probed.matched_receive_vec::<u8>();
                 match ToWorker::decode(&bytes).map_err(wire_error) {
                     Ok(ToWorker::News { solved }) => news.extend(solved),
                     Ok(ToWorker::Job { job }) => {
-                        take_in(&mut news, &mut local);
+                        take_in(&mut news, &mut local, true);
                         local.send(job);
                     }
                     Ok(ToWorker::Halt { proofs }) => local.halt(proofs),

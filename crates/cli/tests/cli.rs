@@ -720,7 +720,8 @@ fn length_and_all_moves_with_a_verified_certificate() {
 
 /// `campaign run` killed with SIGKILL at random moments, continued each time by the
 /// same command, ends with the right answer and a certificate that `verify DIR`
-/// accepts; SIGTERM stops a run cleanly (exit 3) and `campaign status` shows the runs.
+/// accepts; SIGTERM stops a run cleanly (exit 3), also when sent twice (the parts
+/// being written given up), and `campaign status` shows the runs.
 #[test]
 fn campaign_survives_kill_9_and_sigterm() {
     let dir = scratch("campaign-5x5");
@@ -761,6 +762,11 @@ fn campaign_survives_kill_9_and_sigterm() {
         let pid = child.id().to_string();
         let sent = Command::new("kill").args([signal, &pid]).status().unwrap();
         assert!(sent.success());
+        if signal == "-TERM" && terms % 2 == 1 {
+            // A second stop request: the parts being written are given up.
+            std::thread::sleep(std::time::Duration::from_millis(rng.u64(0..50)));
+            let _ = Command::new("kill").args([signal, &pid]).status();
+        }
         let status = child.wait().unwrap();
         if signal == "-KILL" {
             kills += 1;

@@ -188,6 +188,7 @@ fn run_campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         time_limit,
         checkpoint_every,
         stop: Arc::new(AtomicBool::new(false)),
+        hurry: Arc::new(AtomicBool::new(false)),
         crash_after_jobs: None,
         stop_after_jobs: None,
         echo_jobs: args.echo_jobs,
@@ -255,11 +256,19 @@ pub(super) fn drive(
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let flag = Arc::clone(&options.stop);
+    let (stop, hurry) = (Arc::clone(&options.stop), Arc::clone(&options.hurry));
     // Ctrl-C and SIGTERM end the run cleanly: searches stopped, parts being written
-    // finished (within PROOF_GRACE), checkpoint written.
-    ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed))
-        .context("cannot install the Ctrl-C handler")?;
+    // finished (within PROOF_GRACE), checkpoint written. A second one gives up the
+    // parts being written.
+    ctrlc::set_handler(move || {
+        if stop.swap(true, Ordering::Relaxed) {
+            hurry.store(true, Ordering::Relaxed);
+            eprintln!("stopping at once: the parts being written are given up");
+        } else {
+            eprintln!("stopping: jobs that settled their position write its part (up to {} s; Ctrl-C again to give them up)", breakthrough_campaign::PROOF_GRACE.as_secs());
+        }
+    })
+    .context("cannot install the Ctrl-C handler")?;
     let bar = progress::spinner(args.quiet);
     let mut last = None;
     let outcome = runner(&mut campaign, &options, &mut |f: &Figures| {
