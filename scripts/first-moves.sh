@@ -11,7 +11,9 @@
 # it verified; open ones give the root's proof and disproof numbers. Running the
 # script again continues the open campaigns.
 # Extra arguments go to `campaign run` (--threads, --tt-mb, --export-min, ...).
-# BREAKTHROUGH=PATH runs that binary instead of building this checkout's.
+# CAMPAIGNS=DIR keeps the campaigns in DIR/<board>-<move> instead of under
+# campaigns/ (scripts/frontier.sh). BREAKTHROUGH=PATH runs that binary instead of
+# building this checkout's.
 # Usage: scripts/first-moves.sh BOARD [SLICE] [TOTAL] [campaign run options]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +23,8 @@ total=${3:-7200}
 shift $(($# >= 3 ? 3 : $#))
 bin=${BREAKTHROUGH:-./target/release/breakthrough}
 if [ -z "${BREAKTHROUGH:-}" ]; then cargo build --release --quiet; fi
+export CAMPAIGNS=${CAMPAIGNS:-campaigns}
+mkdir -p "$CAMPAIGNS"
 result=results/$board.json
 if [ ! -f "$result" ]; then
   echo "no $result: solve the board first (scripts/campaign.sh $board)" >&2
@@ -55,13 +59,15 @@ while [ $((SECONDS - started)) -lt "$total" ]; do
     left=$((total - (SECONDS - started)))
     [ "$left" -le 0 ] && break
     run=$((left < slice ? left : slice))
-    dir=campaigns/$board-$move
+    dir=$CAMPAIGNS/$board-$move
     status=0
     $bin campaign run "$dir" "$board" --moves "$move" --time-limit "$run" --quiet "$@" ||
       status=$?
     case $status in
       0)
-        $bin verify "$dir" > "$dir/verify.txt"
+        # verify.txt exists only for a certificate that verified.
+        $bin verify "$dir" > "$dir/verify.txt.tmp"
+        mv "$dir/verify.txt.tmp" "$dir/verify.txt"
         done[$move]=1
         ;;
       3) open=$((open + 1)) ;;
@@ -91,7 +97,7 @@ for move, outcome in settled.items():
     if mirror(move) not in settled:
         rows.append({"move": mirror(move), "outcome": outcome, "by": f"mirror of {move}"})
 for move in moves:
-    dir = f"campaigns/{board}-{move}"
+    dir = f"{os.environ['CAMPAIGNS']}/{board}-{move}"
     if not os.path.isdir(dir):
         rows.append({"move": move, "outcome": "open", "by": None})
         continue

@@ -30,7 +30,9 @@ const ENTRY: usize = 30;
 /// them there), with the proof grace of `campaign::PROOF_GRACE`, 1.01x, 1.04x and
 /// 0.95x.
 pub const MIN_WORK: u32 = 2;
-/// At most this many entries are saved (those of the most work): 480 MB.
+/// At most this many entries are saved (those of the most work): 480 MB on disk.
+/// Saving or loading them holds both the entries (40 bytes each in memory) and the
+/// file's bytes, so a stop or a start needs up to about 1.1 GB beyond the table.
 pub const MAX_ENTRIES: usize = 16 << 20;
 
 pub fn save(dir: &Path, entries: &[SavedEntry]) -> Result<(), CampaignError> {

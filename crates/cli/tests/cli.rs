@@ -482,6 +482,41 @@ fn verify_and_inspect_bad_input() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The report lists the winning first moves of a first-player win, from the
+/// solve's root moves or, where there is one, from `<board>-first-moves.json`.
+#[test]
+fn report_lists_the_winning_first_moves() {
+    let dir = scratch("first-moves");
+    let d = dir.to_str().unwrap();
+    std::fs::write(dir.join("published.json"), "{\"results\": []}").unwrap();
+    solve_json(&[
+        "3x6",
+        "--all-moves",
+        "--out",
+        dir.join("3x6.json").to_str().unwrap(),
+    ]);
+    let output = run(&["report", d]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    assert!(
+        readme.contains("- 3x6: every first move wins (7 of 7)"),
+        "{readme}"
+    );
+    std::fs::write(
+        dir.join("3x6-first-moves.json"),
+        r#"{"board": "3x6", "moves": [{"move": "a2-a3", "outcome": "win"},
+            {"move": "b2-b3", "outcome": "loss"}, {"move": "c2-c3", "outcome": "open"}]}"#,
+    )
+    .unwrap();
+    let output = run(&["report", d]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    assert!(
+        readme.contains("- 3x6: 1 of 3 win (a2-a3), 1 lose, 1 not settled (a campaign for each: [3x6-first-moves.json](3x6-first-moves.json))"),
+        "{readme}"
+    );
+}
+
 #[test]
 fn reproduce_and_report_from_a_results_directory() {
     let dir = scratch("reproduce");

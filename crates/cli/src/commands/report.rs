@@ -197,6 +197,65 @@ fn length_not_computed(results: &[Solved], text: &mut String) -> anyhow::Result<
     Ok(())
 }
 
+/// The first moves that win, for each first-player win: from the solve's own root
+/// moves, or from `<board>-first-moves.json` (`scripts/first-moves.sh`, which settles
+/// those a campaign left unproven) where there is one.
+fn winning_first_moves(dir: &Path, results: &[Solved], text: &mut String) -> anyhow::Result<()> {
+    let firsts: Vec<&Solved> = results
+        .iter()
+        .filter(|r| order(r.json["winner"].as_str().unwrap_or("")) == "first")
+        .collect();
+    if firsts.is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        text,
+        "\nWinning first moves (boards the first player wins):\n"
+    )?;
+    for r in firsts {
+        let name = format!("{}-first-moves.json", r.board);
+        let path = dir.join(&name);
+        let (moves, source): (Vec<Value>, String) = if path.exists() {
+            let json: Value = serde_json::from_str(&std::fs::read_to_string(&path)?)
+                .with_context(|| format!("{} is not JSON", path.display()))?;
+            let moves = json["moves"].as_array().cloned().unwrap_or_default();
+            (moves, format!(" (a campaign for each: [{name}]({name}))"))
+        } else {
+            let moves = r.json["root_moves"].as_array().cloned().unwrap_or_default();
+            (moves, String::new())
+        };
+        let with = |outcome: &str| -> Vec<&str> {
+            moves
+                .iter()
+                .filter(|m| m["outcome"] == outcome)
+                .filter_map(|m| m["move"].as_str())
+                .collect()
+        };
+        let (wins, losses) = (with("win"), with("loss"));
+        let open = moves.len() - wins.len() - losses.len();
+        let settled = if moves.is_empty() {
+            "not recorded".to_string()
+        } else if open == 0 && losses.is_empty() {
+            format!("every first move wins ({} of {})", wins.len(), moves.len())
+        } else {
+            format!(
+                "{} of {} win ({}), {} lose{}",
+                wins.len(),
+                moves.len(),
+                wins.join(", "),
+                losses.len(),
+                if open > 0 {
+                    format!(", {open} not settled")
+                } else {
+                    String::new()
+                }
+            )
+        };
+        writeln!(text, "- {}: {settled}{source}", r.board)?;
+    }
+    Ok(())
+}
+
 pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
     let dir = &args.results;
     if !dir.is_dir() {
@@ -266,6 +325,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
         std::fs::write(&path, svg).with_context(|| format!("cannot write {}", path.display()))?;
     }
     length_not_computed(&results, &mut text)?;
+    winning_first_moves(dir, &results, &mut text)?;
     let not_kept: Vec<&Solved> = results
         .iter()
         .filter(|r| r.json["proof"]["bytes"].is_u64() && !cert_kept(dir, r))
