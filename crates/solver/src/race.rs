@@ -18,6 +18,13 @@
 //! positions of its own. A side without moves loses the game, but the search does
 //! not check for it: such a side has no move to try, or no reply that refutes, so
 //! the search only misses the rare wins that rest on it.
+//!
+//! The last two moves of a race are answered in closed form, from attack sets,
+//! instead of searched move by move: a win in two is a step onto a square of the
+//! rank before the goal that no enemy piece attacks, and of the replies to it only
+//! those of the two ranks in front of the goal can change that. The answers and
+//! moves are the search's own (a test compares the two on random positions); 6x5
+//! took 15.8 M nodes on one thread either way, in 36 s instead of 52 s.
 
 use breakthrough_engine::{Bitboard, Board, Color, Position, Step};
 
@@ -30,6 +37,12 @@ struct Geometry {
     cells: u64,
     /// Each side's rank one step before its goal (White's first).
     pre_goal: [u64; 2],
+    /// Each side's goal rank.
+    goal: [u64; 2],
+    /// Whether the last moves are answered in closed form ([`Geometry::wins_in_two`],
+    /// [`Geometry::no_reply_stops_two`]) instead of searched: the same answers (the
+    /// tests compare the two), at a fraction of the cost.
+    closed_forms: bool,
 }
 
 /// The two armies, White's first; a side is an index into them.
@@ -38,13 +51,15 @@ type Armies = [u64; 2];
 const WHITE: usize = 0;
 
 impl Geometry {
-    fn of(board: Board) -> Geometry {
+    fn of(board: Board, closed_forms: bool) -> Geometry {
         Geometry {
             board,
             width: board.width(),
             height: board.height(),
             cells: board.cells().0,
             pre_goal: [board.rank(board.height() - 2).0, board.rank(1).0],
+            goal: [board.rank(board.height() - 1).0, board.rank(0).0],
+            closed_forms,
         }
     }
 
@@ -61,6 +76,21 @@ impl Geometry {
         self.board
             .step_targets(colour, Bitboard(movers), Bitboard(armies[side]), free)
             .map(|(set, offset)| (set.0, offset))
+    }
+
+    /// The squares `side`'s `pieces` attack: their diagonal steps, whatever stands
+    /// there (the engine's rules of movement, with nothing of `side`'s own in the way).
+    #[inline]
+    fn attacks(&self, side: usize, pieces: u64) -> u64 {
+        let colour = if side == WHITE {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let [_, (toward_a, _), (away_a, _)] =
+            self.board
+                .step_targets(colour, Bitboard(pieces), Bitboard(0), Bitboard(0));
+        toward_a.0 | away_a.0
     }
 
     /// Moves `side`'s nearest piece needs to reach its goal; `u32::MAX` without pieces.
@@ -142,7 +172,11 @@ fn armies_of(position: &Position) -> Armies {
 /// bounded search finds one. The position must be open (see
 /// [`crate::knowledge::classify`]).
 pub(crate) fn race_win(position: &Position, k: u32) -> Option<Step> {
-    let geometry = Geometry::of(position.board());
+    race_win_with(position, k, true)
+}
+
+fn race_win_with(position: &Position, k: u32, closed_forms: bool) -> Option<Step> {
+    let geometry = Geometry::of(position.board(), closed_forms);
     let armies = armies_of(position);
     let us = position.to_move() as usize;
     if k < 2 || geometry.distance(&armies, us) > k {
@@ -164,6 +198,9 @@ impl Geometry {
         if k < 2 || threats.count_ones() > 1 {
             return None;
         }
+        if self.closed_forms && k == 2 && threats == 0 {
+            return self.wins_in_two(armies, us);
+        }
         // Under a threat only its captures can help; otherwise only the pieces that
         // can still reach the goal in time.
         let (movers, onto) = if threats != 0 {
@@ -174,6 +211,50 @@ impl Geometry {
         self.find_move(armies, us, movers, onto, |step| {
             self.every_reply_loses(&play(armies, us, step), 1 - us, k - 1)
         })
+    }
+
+    /// [`Geometry::wins_within`] two moves, with no runner and no threat, in closed
+    /// form: a piece two steps from the goal steps onto a square of the rank before
+    /// it that no enemy piece attacks. Nothing else can win: the piece must reach
+    /// that rank now, and once there, only its capture can stop it, by a piece that
+    /// attacks its square already (the opponent has no threat to play instead). The
+    /// same move as the search's, which tries the moves in the same order.
+    #[inline]
+    fn wins_in_two(&self, armies: &Armies, us: usize) -> Option<Step> {
+        let safe = self.pre_goal[us] & !self.attacks(1 - us, armies[1 - us]);
+        let movers = armies[us] & self.within(us, 2);
+        self.find_move(armies, us, movers, safe, |_| true)
+    }
+
+    /// [`Geometry::every_reply_loses`] two moves, with no threat of either side, on
+    /// a board of at least 5 ranks: only the replies from the two ranks before the
+    /// other side's goal need a look of their own.
+    ///
+    /// - A reply onto `them`'s own rank before its goal is a threat: the other side
+    ///   must capture it, which puts no piece one step from its goal (the ranks are
+    ///   apart), so no win in two is left. Such a reply refutes.
+    /// - Any other reply of a piece further from that goal lands further still: it
+    ///   takes no piece two steps from the goal, frees no square of the rank before
+    ///   it and moves no piece attacking that rank, so the win in two is as it was
+    ///   before the reply ([`Geometry::wins_in_two`]).
+    fn no_reply_stops_two(&self, armies: &Armies, them: usize) -> bool {
+        let us = 1 - them;
+        let reaches = |movers: u64, onto: u64| {
+            self.targets(armies, them, movers)
+                .iter()
+                .any(|&(set, _)| set & onto != 0)
+        };
+        if reaches(armies[them], self.pre_goal[them]) {
+            return false;
+        }
+        let near = armies[them] & (self.goal[us] | self.pre_goal[us]);
+        if reaches(armies[them] & !near, self.cells) && self.wins_in_two(armies, us).is_none() {
+            return false;
+        }
+        self.find_move(armies, them, near, self.cells, |reply| {
+            self.wins_in_two(&play(armies, them, reply), us).is_none()
+        })
+        .is_none()
     }
 
     /// Whether, with `them` to move, every reply leaves the other side a win within
@@ -194,6 +275,9 @@ impl Geometry {
             if k < 2 || self.distance(armies, us) > k {
                 return false;
             }
+            if self.closed_forms && k == 2 && self.height >= 5 {
+                return self.no_reply_stops_two(armies, them);
+            }
             self.cells
         };
         // Captures first: they are the likely refutations, and one ends the search.
@@ -207,5 +291,84 @@ impl Geometry {
             }
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::knowledge::{classify, Verdict};
+    use breakthrough_engine::Bitboard;
+
+    /// A position of a random game, or (odd attempts) a few pieces of each side
+    /// scattered anywhere: the endgames where races are decided.
+    fn random_position(board: Board, attempt: u32, rng: &mut fastrand::Rng) -> Option<Position> {
+        if attempt % 2 == 0 {
+            let mut position = Position::start(board);
+            for _ in 0..rng.u32(0..3 * board.squares()) {
+                let steps = position.steps();
+                if steps.is_empty() || position.winner().is_some() {
+                    break;
+                }
+                let next = position.play_step(steps[rng.usize(..steps.len())]);
+                if next.winner().is_some() {
+                    break;
+                }
+                position = next;
+            }
+            return Some(position);
+        }
+        let mut armies = [0u64; 2];
+        for army in &mut armies {
+            for _ in 0..rng.u32(1..=5) {
+                *army |= 1 << rng.u32(0..board.squares());
+            }
+        }
+        let to_move = if rng.bool() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        Position::try_from_parts(
+            board,
+            Bitboard(armies[0]),
+            Bitboard(armies[1] & !armies[0]),
+            to_move,
+        )
+        .ok()
+    }
+
+    /// The closed forms answer as the search does, with the same move: on random open
+    /// positions of many boards, for every race length.
+    #[test]
+    fn closed_forms_agree_with_the_search() {
+        let mut rng = fastrand::Rng::with_seed(12);
+        let mut wins = [0u32; 6];
+        let mut compared = 0;
+        for size in [
+            "2x6", "3x4", "4x4", "3x5", "5x4", "4x5", "5x5", "6x5", "4x6", "5x6", "6x6", "7x5",
+            "3x8", "8x8",
+        ] {
+            let board: Board = size.parse().unwrap();
+            for attempt in 0..10_000 {
+                let Some(position) = random_position(board, attempt, &mut rng) else {
+                    continue;
+                };
+                if classify(&position) != Verdict::Open {
+                    continue;
+                }
+                for k in 2..=5 {
+                    let searched = race_win_with(&position, k, false);
+                    let closed = race_win_with(&position, k, true);
+                    assert_eq!(closed, searched, "{size} {position}, {k} moves");
+                    wins[k as usize] += u32::from(closed.is_some());
+                    compared += 1;
+                }
+            }
+        }
+        eprintln!("{compared} questions, wins by length: {wins:?}");
+        for k in 2..=5 {
+            assert!(wins[k] >= 300, "only {} wins in {k}: {wins:?}", wins[k]);
+        }
     }
 }
