@@ -253,7 +253,10 @@ impl Table {
             let bucket: *const [AtomicU32; BUCKET_WORDS] = self.bucket(hash).0;
             // SAFETY: a prefetch is only a hint: it never faults and changes no memory,
             // and the pointer is to a live bucket of this table anyway.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast::<i8>()) };
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(bucket.cast::<i8>());
+                _mm_prefetch::<_MM_HINT_T0>(bucket.cast::<i8>().wrapping_add(64));
+            };
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = hash;
