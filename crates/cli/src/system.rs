@@ -21,8 +21,9 @@ fn proc_kb(file: &str, field: &str) -> Option<u64> {
 /// does not pay for gigabytes (each page of the table costs the system time when the
 /// search first writes it, up to 10 s for 4 GiB on the development machine, and the
 /// table's entries land everywhere, so every page is written soon): 64 MiB up to 20
-/// squares (4x5 uses about a million entries), 512 MiB up to 25 (5x5 about ten
-/// million; 4x6 fills it, with few more nodes than on 2 GiB), 2 GiB up to 30 (6x5
+/// squares (4x5 uses about a million entries), 256 MiB up to 25 (on 2 threads, 5x5
+/// took 1.0-1.1 s on it against 0.9 s on 64-128 MiB and 1.2-1.3 s on 512, 3x7 1.0 s
+/// against 1.2 s on 512, 4x6 9.1-9.3 s against 8.4-9.3 s on 512), 2 GiB up to 30 (6x5
 /// fills three quarters of it, and needs no more nodes than on 4 GiB), and for
 /// larger boards a quarter of the memory available now, between 64 MiB and 4 GiB
 /// (1 GiB when that is unknown).
@@ -33,7 +34,7 @@ pub fn default_table_mb(board: Board) -> usize {
     };
     match board.squares() {
         0..=20 => quarter.min(64),
-        21..=25 => quarter.min(512),
+        21..=25 => quarter.min(256),
         26..=30 => quarter.min(2048),
         _ => quarter,
     }

@@ -52,7 +52,7 @@ pub struct SolveArgs {
           value_parser = clap::value_parser!(u32).range(1..=6))]
     pub race_moves: u32,
 
-    /// Transposition table size in MiB [default: 64 up to 20 squares, 512 up to 25,
+    /// Transposition table size in MiB [default: 64 up to 20 squares, 256 up to 25,
     /// 2048 up to 30, else a quarter of the available memory, between 64 and 4096].
     /// Memory is taken as the search writes to it; a full table keeps the entries
     /// that cost most.
