@@ -26,15 +26,17 @@ fn proc_kb(file: &str, field: &str) -> Option<u64> {
 /// against 1.2 s on 512, 4x6 9.1-9.3 s against 8.4-9.3 s on 512), 2 GiB up to 30 (6x5
 /// fills three quarters of it, and needs no more nodes than on 4 GiB), and for
 /// larger boards a quarter of the memory available now, between 64 MiB and 4 GiB
-/// (1 GiB when that is unknown).
-pub fn default_table_mb(board: Board) -> usize {
+/// (1 GiB when that is unknown). The exact length (`length`) asks the same table
+/// many questions, whose answers it keeps: 512 MiB up to 25 squares (3x8's length
+/// took 720 M nodes with 256 MiB, 354 M with 512).
+pub fn default_table_mb(board: Board, length: bool) -> usize {
     let quarter = match available_memory_mb() {
         Some(mb) => ((mb / 4) as usize).clamp(64, 4096),
         None => 1024,
     };
     match board.squares() {
         0..=20 => quarter.min(64),
-        21..=25 => quarter.min(256),
+        21..=25 => quarter.min(if length { 512 } else { 256 }),
         26..=30 => quarter.min(2048),
         _ => quarter,
     }

@@ -303,7 +303,7 @@ mod tests {
     /// A position of a random game, or (odd attempts) a few pieces of each side
     /// scattered anywhere: the endgames where races are decided.
     fn random_position(board: Board, attempt: u32, rng: &mut fastrand::Rng) -> Option<Position> {
-        if attempt % 2 == 0 {
+        if attempt.is_multiple_of(2) {
             let mut position = Position::start(board);
             for _ in 0..rng.u32(0..3 * board.squares()) {
                 let steps = position.steps();

@@ -170,7 +170,7 @@ fn run_campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         args.job_nodes,
     );
     let table_mb = args.tt_mb.map_or_else(
-        || system::default_table_mb(position.board()),
+        || system::default_table_mb(position.board(), false),
         |mb| mb as usize,
     );
     if let (Some(mb), Some(available)) = (args.tt_mb, system::available_memory_mb()) {

@@ -52,8 +52,9 @@ pub struct SolveArgs {
           value_parser = clap::value_parser!(u32).range(1..=6))]
     pub race_moves: u32,
 
-    /// Transposition table size in MiB [default: 64 up to 20 squares, 256 up to 25,
-    /// 2048 up to 30, else a quarter of the available memory, between 64 and 4096].
+    /// Transposition table size in MiB [default: 64 up to 20 squares, 256 up to 25
+    /// (512 with --length), 2048 up to 30, else a quarter of the available memory,
+    /// between 64 and 4096].
     /// Memory is taken as the search writes to it; a full table keeps the entries
     /// that cost most.
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
@@ -176,7 +177,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let options = SolveOptions {
         algorithm: args.algo.into(),
         table_mb: args.tt_mb.map_or_else(
-            || system::default_table_mb(position.board()),
+            || system::default_table_mb(position.board(), args.length),
             |mb| mb as usize,
         ),
         limits: Limits {
