@@ -298,7 +298,6 @@ impl Geometry {
 mod tests {
     use super::*;
     use crate::knowledge::{classify, Verdict};
-    use breakthrough_engine::Bitboard;
 
     /// A position of a random game, or (odd attempts) a few pieces of each side
     /// scattered anywhere: the endgames where races are decided.
