@@ -373,6 +373,13 @@ fn perft_past_the_longest_game_is_zero_at_once() {
     assert_eq!(json["nodes"], 0);
 }
 
+/// Runs `report` on a results directory and returns the README it writes.
+fn report(dir: &std::path::Path) -> String {
+    let output = run(&["report", dir.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    std::fs::read_to_string(dir.join("README.md")).unwrap()
+}
+
 /// A scratch directory of this test process.
 fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("bt-cli-{name}-{}", std::process::id()));
@@ -487,7 +494,6 @@ fn verify_and_inspect_bad_input() {
 #[test]
 fn report_lists_the_winning_first_moves() {
     let dir = scratch("first-moves");
-    let d = dir.to_str().unwrap();
     std::fs::write(dir.join("published.json"), "{\"results\": []}").unwrap();
     solve_json(&[
         "3x6",
@@ -495,9 +501,7 @@ fn report_lists_the_winning_first_moves() {
         "--out",
         dir.join("3x6.json").to_str().unwrap(),
     ]);
-    let output = run(&["report", d]);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    let readme = report(&dir);
     assert!(
         readme.contains("- 3x6: every first move wins (7 of 7)"),
         "{readme}"
@@ -508,9 +512,7 @@ fn report_lists_the_winning_first_moves() {
             {"move": "b2-b3", "outcome": "loss"}, {"move": "c2-c3", "outcome": "open"}]}"#,
     )
     .unwrap();
-    let output = run(&["report", d]);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    let readme = report(&dir);
     assert!(
         readme.contains("- 3x6: 1 of 3 win (a2-a3), 1 lose, 1 not settled (a campaign for each: [3x6-first-moves.json](3x6-first-moves.json))"),
         "{readme}"
@@ -564,9 +566,7 @@ fn reproduce_and_report_from_a_results_directory() {
         "--proof",
         dir.join("4x4.cert").to_str().unwrap(),
     ]);
-    let output = run(&["report", d]);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    let readme = report(&dir);
     assert!(
         readme.contains("| [4x4](4x4.svg) | second player (black) |"),
         "{readme}"
@@ -591,9 +591,7 @@ fn reproduce_and_report_from_a_results_directory() {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let status = run(&["campaign", "status", campaign_path, "--json"]);
     std::fs::write(dir.join("3x5-campaign.json"), status.stdout).unwrap();
-    let output = run(&["report", d]);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    let readme = report(&dir);
     assert!(readme.contains("| **new** |"), "{readme}");
     assert!(!readme.contains("[3x5](3x5.svg)"), "{readme}");
     assert!(
