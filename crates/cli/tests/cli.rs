@@ -751,6 +751,35 @@ fn length_and_all_moves_with_a_verified_certificate() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A length search stopped by a limit keeps the winner and says how far it got: the
+/// questions answered (all "no"), the one cut short, and the least length they allow.
+#[test]
+fn a_stopped_length_search_reports_its_questions() {
+    // 4x4 (length 14) on one thread: the solve takes 44 nodes, the questions up to
+    // 10 plies 84 more, so 200 nodes stop the question of 12 plies.
+    let args = ["solve", "4x4", "--length", "--threads", "1"];
+    let output = run(&[&args[..], &["--max-nodes", "200", "--json", "--quiet"]].concat());
+    assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(json["winner"], "black");
+    assert_eq!(json["stopped_by"], "node_limit");
+    assert_eq!(json["length"], serde_json::Value::Null);
+    let search = &json["length_search"];
+    let probes = search["probes"].as_array().unwrap();
+    let asked: Vec<u64> = probes
+        .iter()
+        .map(|p| p["plies"].as_u64().unwrap())
+        .collect();
+    assert_eq!(asked, [2, 4, 6, 8, 10]);
+    assert!(probes.iter().all(|p| p["wins"] == false));
+    assert_eq!(search["unanswered"]["plies"], 12);
+    assert_eq!(search["at_least"], 12);
+    let output = run(&[&args[..], &["--max-nodes", "200", "--quiet"]].concat());
+    let text = stdout(&output);
+    assert!(text.contains("second player (black) wins"), "{text}");
+    assert!(text.contains("length     at least 12 plies"), "{text}");
+}
+
 /// `campaign run` killed with SIGKILL at random moments, continued each time by the
 /// same command, ends with the right answer and a certificate that `verify DIR`
 /// accepts; SIGTERM stops a run cleanly (exit 3), also when sent twice (the parts

@@ -59,8 +59,45 @@ impl GameLength {
     }
 }
 
+/// A length search that a limit stopped: what it learned on the way.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Unanswered {
+    /// The plies of the question it was asking.
+    pub plies: u32,
+    /// Nodes and seconds spent on that question.
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// How far a stopped length search got: the questions answered (every one "no", or
+/// the search would have ended) and the one a limit cut short.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PartialLength {
+    pub probes: Vec<Probe>,
+    pub unanswered: Unanswered,
+}
+
+impl PartialLength {
+    /// The least length the answers allow: each "no" within `n` plies shows the loser
+    /// holds out past `n`, and the winner's wins come every other ply.
+    pub fn at_least(&self) -> u32 {
+        self.unanswered.plies
+    }
+
+    /// Nodes of all the questions, the unanswered one too.
+    pub fn nodes(&self) -> u64 {
+        self.probes.iter().map(|p| p.nodes).sum::<u64>() + self.unanswered.nodes
+    }
+
+    /// Seconds of all the questions, the unanswered one too.
+    pub fn seconds(&self) -> f64 {
+        self.probes.iter().map(|p| p.seconds).sum::<f64>() + self.unanswered.seconds
+    }
+}
+
 /// Whether `winner` wins `position` within `plies` plies. `options.limits` apply to
-/// this search alone; `plies` of the wrong parity count as one fewer.
+/// this search alone; `plies` of the wrong parity count as one fewer. A stopped
+/// question still says what it cost.
 pub fn wins_within(
     position: &Position,
     winner: Color,
@@ -68,7 +105,7 @@ pub fn wins_within(
     options: &SolveOptions,
     table: &Table,
     observer: &mut dyn FnMut(&Progress),
-) -> Result<Probe, Stop> {
+) -> Result<Probe, (Stop, Unanswered)> {
     let started = Instant::now();
     let decided = |wins| Probe {
         plies,
@@ -92,24 +129,35 @@ pub fn wins_within(
             ..*p
         })
     });
-    let (mover_wins, _) = outcome?;
-    Ok(Probe {
-        plies,
-        wins: mover_wins == (position.to_move() == winner),
-        nodes: stats.nodes,
-        seconds: started.elapsed().as_secs_f64(),
-    })
+    let seconds = started.elapsed().as_secs_f64();
+    match outcome {
+        Ok((mover_wins, _)) => Ok(Probe {
+            plies,
+            wins: mover_wins == (position.to_move() == winner),
+            nodes: stats.nodes,
+            seconds,
+        }),
+        Err(stop) => Err((
+            stop,
+            Unanswered {
+                plies,
+                nodes: stats.nodes,
+                seconds,
+            },
+        )),
+    }
 }
 
 /// The exact length of `position`, which `winner` wins (as a solve proved), over
-/// `table`. `options.limits` apply to all the questions together.
+/// `table`. `options.limits` apply to all the questions together; stopped by them,
+/// it says how far it got.
 pub fn exact_length(
     position: &Position,
     winner: Color,
     options: &SolveOptions,
     table: &Table,
     observer: &mut dyn FnMut(&Progress),
-) -> Result<GameLength, Stop> {
+) -> Result<GameLength, (Stop, PartialLength)> {
     let started = Instant::now();
     let mut probes: Vec<Probe> = Vec::new();
     let mut plies = match position.winner() {
@@ -119,11 +167,30 @@ pub fn exact_length(
     };
     loop {
         let used = probes.iter().map(|p| p.nodes).sum();
-        let options = SolveOptions {
-            limits: options.limits.after(started.elapsed(), used)?,
-            ..options.clone()
+        let asked = options
+            .limits
+            .after(started.elapsed(), used)
+            .map_err(|stop| {
+                let unanswered = Unanswered {
+                    plies,
+                    nodes: 0,
+                    seconds: 0.0,
+                };
+                (stop, unanswered)
+            })
+            .and_then(|limits| {
+                let options = SolveOptions {
+                    limits,
+                    ..options.clone()
+                };
+                wins_within(position, winner, plies, &options, table, observer)
+            });
+        let probe = match asked {
+            Ok(probe) => probe,
+            Err((stop, unanswered)) => {
+                return Err((stop, PartialLength { probes, unanswered }));
+            }
         };
-        let probe = wins_within(position, winner, plies, &options, table, observer)?;
         probes.push(probe);
         if probe.wins {
             return Ok(GameLength { plies, probes });

@@ -58,7 +58,7 @@ pub use certificate::{
 pub use job::{run_job, JobOptions, JobOutcome, JobReport, Proven, ProvenSlot};
 pub use key::Key;
 pub use knowledge::{Knowledge, KnowledgeStats};
-pub use length::{GameLength, Probe};
+pub use length::{GameLength, PartialLength, Probe, Unanswered};
 pub use limits::{Limits, Stop};
 pub use pn::Pn;
 pub use solution::{Phase, Progress, RootMove, SearchStats, Solution};
@@ -182,6 +182,7 @@ pub fn solve(
                 stats,
                 root_moves: root_moves(position, &table, None),
                 length: None,
+                partial_length: None,
                 proof: None,
             }
         }
@@ -194,6 +195,7 @@ pub fn solve(
         stopped: None,
         root_moves: root_moves(position, &table, Some((wins, best))),
         length: None,
+        partial_length: None,
         proof: None,
         stats,
     };
@@ -201,20 +203,25 @@ pub fn solve(
     let rest = |nodes: u64| options.limits.after(started.elapsed(), nodes);
     let mut nodes = solution.stats.nodes;
     if options.length {
-        let found = rest(nodes).and_then(|limits| {
-            let options = SolveOptions {
-                limits,
-                ..options.clone()
-            };
-            length::exact_length(position, winner, &options, &table, observer)
-        });
+        let found = match rest(nodes) {
+            Ok(limits) => {
+                let options = SolveOptions {
+                    limits,
+                    ..options.clone()
+                };
+                length::exact_length(position, winner, &options, &table, observer)
+                    .map_err(|(stop, partial)| (stop, Some(partial)))
+            }
+            Err(stop) => Err((stop, None)),
+        };
         match found {
             Ok(found) => {
                 nodes += found.nodes();
                 solution.length = Some(found);
             }
-            Err(stop) => {
+            Err((stop, partial)) => {
                 solution.stopped = Some(stop);
+                solution.partial_length = partial;
                 return solution;
             }
         }
@@ -317,7 +324,8 @@ fn solve_root_moves(
                 limits: options.limits.after(started.elapsed(), nodes)?,
                 ..options.clone()
             };
-            let found = length::exact_length(&child, child_winner, &options, table, &mut report)?;
+            let found = length::exact_length(&child, child_winner, &options, table, &mut report)
+                .map_err(|(stop, _)| stop)?;
             nodes += found.nodes();
             root_move.length = Some(1 + found.plies);
         }

@@ -4,7 +4,7 @@ use breakthrough_engine::{Color, Move, Position};
 
 use crate::certificate::extract::{ExtractError, Proof};
 use crate::limits::Budget;
-use crate::{GameLength, KnowledgeStats, Pn, Stop, Table, TableStats};
+use crate::{GameLength, KnowledgeStats, PartialLength, Pn, Stop, Table, TableStats};
 
 /// Figures from a search.
 #[derive(Clone, Debug, Default)]
@@ -106,6 +106,8 @@ pub struct Solution {
     pub root_moves: Vec<RootMove>,
     /// The exact length under perfect play, when asked for and found.
     pub length: Option<GameLength>,
+    /// How far the length's questions got when a limit stopped them.
+    pub partial_length: Option<PartialLength>,
     /// The certificate, when asked for and the position was solved.
     pub proof: Option<Result<Proof, ExtractError>>,
 }

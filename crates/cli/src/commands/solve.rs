@@ -10,8 +10,8 @@ use anyhow::Context;
 use breakthrough_engine::{Color, Position};
 use breakthrough_solver::knowledge::DEFAULT_RACE_MOVES;
 use breakthrough_solver::{
-    solve, Algorithm, Certificate, Claim, GameLength, Knowledge, KnowledgeStats, Limits, Phase, Pn,
-    Proof, Solution, SolveOptions,
+    solve, Algorithm, Certificate, Claim, GameLength, Knowledge, KnowledgeStats, Limits,
+    PartialLength, Phase, Pn, Probe, Proof, Solution, SolveOptions,
 };
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
@@ -295,16 +295,41 @@ fn part_json(part: &Certificate) -> Value {
     })
 }
 
+/// How far a stopped length search got: the least length its answers allow, the
+/// questions answered and the one cut short.
+fn partial_length_json(partial: &PartialLength) -> Value {
+    json!({
+        "at_least": partial.at_least(),
+        "nodes": partial.nodes(),
+        "seconds": partial.seconds(),
+        "probes": probes_json(&partial.probes),
+        "unanswered": {
+            "plies": partial.unanswered.plies,
+            "nodes": partial.unanswered.nodes,
+            "seconds": partial.unanswered.seconds,
+        },
+    })
+}
+
+fn probes_json(probes: &[Probe]) -> Vec<Value> {
+    probes
+        .iter()
+        .map(|p| {
+            json!({
+                "plies": p.plies,
+                "wins": p.wins,
+                "nodes": p.nodes,
+                "seconds": p.seconds,
+            })
+        })
+        .collect()
+}
+
 fn length_json(length: &GameLength) -> Value {
     json!({
         "nodes": length.nodes(),
         "seconds": length.seconds(),
-        "probes": length.probes.iter().map(|p| json!({
-            "plies": p.plies,
-            "wins": p.wins,
-            "nodes": p.nodes,
-            "seconds": p.seconds,
-        })).collect::<Vec<_>>(),
+        "probes": probes_json(&length.probes),
     })
 }
 
@@ -471,7 +496,11 @@ fn report(
         "principal_variation": principal_variation,
         "principal_variation_kind": line_kind(certificate.map(|(_, proof, _)| proof)),
         "length": solution.length.as_ref().map(|l| l.plies),
-        "length_search": solution.length.as_ref().map(length_json),
+        "length_search": match (&solution.length, &solution.partial_length) {
+            (Some(length), _) => length_json(length),
+            (None, Some(partial)) => partial_length_json(partial),
+            (None, None) => Value::Null,
+        },
         "proof": proof,
         "stats": {
             "nodes": stats.nodes,
@@ -518,9 +547,13 @@ fn print_summary(solution: &Solution, options: &SolveOptions, certificate: Writt
     let stats = &solution.stats;
     outln!("board      {}", solution.position.board());
     outln!("position   {}", solution.position);
-    match solution.stopped {
-        None => outln!("result     {}", verdict(solution)),
-        Some(stop) => outln!("result     unknown: {stop}"),
+    match (solution.winner, solution.stopped) {
+        (None, Some(stop)) => outln!("result     unknown: {stop}"),
+        _ => outln!("result     {}", verdict(solution)),
+    }
+    if let (Some(_), Some(stop)) = (solution.winner, solution.stopped) {
+        // The winner is proven; what was asked after it was not finished.
+        outln!("stopped    {stop}, after the solve");
     }
     if let Some(best) = solution.best_move {
         outln!("best move  {best}");
@@ -532,6 +565,16 @@ fn print_summary(solution: &Solution, options: &SolveOptions, certificate: Writt
             length.probes.len(),
             length.nodes(),
             length.seconds()
+        );
+    }
+    if let Some(partial) = &solution.partial_length {
+        outln!(
+            "length     at least {} plies: stopped asking for a win within {} ({} questions, {} nodes, {:.2} s)",
+            partial.at_least(),
+            partial.unanswered.plies,
+            partial.probes.len() + 1,
+            partial.nodes(),
+            partial.seconds()
         );
     }
     if solution.root_moves.iter().any(|m| m.length.is_some()) || options.all_moves {
