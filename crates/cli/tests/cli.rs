@@ -778,6 +778,29 @@ fn a_stopped_length_search_reports_its_questions() {
     let text = stdout(&output);
     assert!(text.contains("second player (black) wins"), "{text}");
     assert!(text.contains("length     at least 12 plies"), "{text}");
+    // The report takes the bound from <board>-length.json where the result has no length.
+    let dir = scratch("length-try");
+    std::fs::write(dir.join("published.json"), "{\"results\": []}").unwrap();
+    solve_json(&["4x4", "--out", dir.join("4x4.json").to_str().unwrap()]);
+    let tried = dir.join("4x4-length.json");
+    let output = run(&[
+        &args[..],
+        &[
+            "--max-nodes",
+            "200",
+            "--quiet",
+            "--out",
+            tried.to_str().unwrap(),
+        ],
+    ]
+    .concat());
+    assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
+    let readme = report(&dir);
+    assert!(
+        readme.contains("- 4x4: at least 12 plies: a separate run answered \"no\" up to 10 plies"),
+        "{readme}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `campaign run` killed with SIGKILL at random moments, continued each time by the

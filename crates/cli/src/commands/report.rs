@@ -148,7 +148,7 @@ pub fn thousands(n: u64) -> String {
 /// Says which boards have no exact length, and what one would cost: the length
 /// search's nodes against the plain search's on the boards that have one (those of
 /// at least a million nodes, where the ratio settles), applied to theirs.
-fn length_not_computed(results: &[Solved], text: &mut String) -> anyhow::Result<()> {
+fn length_not_computed(dir: &Path, results: &[Solved], text: &mut String) -> anyhow::Result<()> {
     let missing: Vec<&Solved> = results
         .iter()
         .filter(|r| r.json["length"].as_u64().is_none())
@@ -169,6 +169,10 @@ fn length_not_computed(results: &[Solved], text: &mut String) -> anyhow::Result<
     });
     writeln!(text, "\nExact length not computed (\"-\" above):\n")?;
     for r in missing {
+        if let Some(tried) = length_try(dir, &r.board)? {
+            writeln!(text, "- {}: {tried}", r.board)?;
+            continue;
+        }
         let nodes = r.json["stats"]["nodes"].as_f64().unwrap_or(0.0);
         let seconds = r.json["stats"]["seconds"].as_f64().unwrap_or(0.0);
         if ratios.is_empty() || nodes == 0.0 || seconds == 0.0 {
@@ -201,6 +205,56 @@ fn length_not_computed(results: &[Solved], text: &mut String) -> anyhow::Result<
         )?;
     }
     Ok(())
+}
+
+/// What a separate length search of the board found, from `<board>-length.json`
+/// (`solve BOARD --length --out` it): the length, or the least length the questions
+/// it answered before a limit stopped it allow.
+fn length_try(dir: &Path, board: &str) -> anyhow::Result<Option<String>> {
+    let name = format!("{board}-length.json");
+    let path = dir.join(&name);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&path)?)
+        .with_context(|| format!("{} is not JSON", path.display()))?;
+    let search = &json["length_search"];
+    let solver = &json["solver"];
+    let command = format!(
+        "`solve {board} --length --threads {} --tt-mb {}{}{}`",
+        plain(&solver["threads"]),
+        plain(&solver["table_mb"]),
+        solver["time_limit"]
+            .as_f64()
+            .map_or(String::new(), |s| format!(" --time-limit {s:.0}")),
+        solver["max_nodes"]
+            .as_u64()
+            .map_or(String::new(), |n| format!(" --max-nodes {n}")),
+    );
+    let hours = json["stats"]["wall_seconds"].as_f64().unwrap_or(0.0) / 3600.0;
+    let nodes = search["nodes"].as_f64().unwrap_or(0.0);
+    let found = match (json["length"].as_u64(), search["at_least"].as_u64()) {
+        (Some(plies), _) => format!("{plies} plies, found by a separate run without certificate"),
+        (None, Some(least)) => format!(
+            "at least {least} plies: a separate run answered {} and was stopped ({}) asking \
+             about {least}, after {} nodes on that question",
+            search["probes"]
+                .as_array()
+                .and_then(|probes| probes.last())
+                .and_then(|probe| probe["plies"].as_u64())
+                .map_or("no question".to_string(), |plies| format!(
+                    "\"no\" up to {plies} plies"
+                )),
+            plain(&json["stopped_by"]),
+            super::solve::human(search["unanswered"]["nodes"].as_f64().unwrap_or(0.0)),
+        ),
+        (None, None) => "not found: a separate run stopped before its questions".to_string(),
+    };
+    Ok(Some(format!(
+        "{found} ({command}, {hours:.1} hours in all, {} nodes of length questions; \
+         [{name}]({name})).",
+        super::solve::human(nodes)
+    )))
 }
 
 /// The first moves that win, for each first-player win: from the solve's own root
@@ -330,7 +384,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
         let path = dir.join(format!("{}.svg", result.board));
         std::fs::write(&path, svg).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    length_not_computed(&results, &mut text)?;
+    length_not_computed(dir, &results, &mut text)?;
     winning_first_moves(dir, &results, &mut text)?;
     let not_kept: Vec<&Solved> = results
         .iter()
