@@ -43,16 +43,25 @@
 //!
 //! - **Search overhead**: threads expand positions a single thread would never have
 //!   reached, and can prove the same subtree twice at the same time. The benchmark
-//!   (`breakthrough bench solve --compare threads`) prints total nodes against the
-//!   single thread's: on two cores 1.04x (5x5), 1.06x (4x6) and 0.97x (6x5), for
-//!   speed-ups of 1.91x, 1.67x and 1.89x. With more threads than cores (so only
-//!   the nodes mean anything) it grows: 5x5 1.3-1.5x on 4 and 8 threads, 1.6-1.75x
-//!   on 16; 4x6 1.18x on 8; 6x5 1.65x on 16.
+//!   (`breakthrough bench solve --compare threads`, results/scaling-2core.json) prints
+//!   total nodes against the single thread's: on two cores 0.91x on 5x5 and 1.18x on
+//!   6x5, for speed-ups of 1.97x and 1.67x in wall time (each thread searches about
+//!   as fast as one alone: 6x5 two threads expand 14% more distinct positions than
+//!   one, and enter them again 15% more often). With more threads than cores (so only
+//!   the nodes mean anything) an earlier version of the search measured 5x5 1.3-1.5x
+//!   on 4 and 8 threads, 1.6-1.75x on 16; 4x6 1.18x on 8; 6x5 1.65x on 16.
+//! - **Steering tried and not kept** (6x5 on two threads, alternating runs, medians
+//!   of 7; two-thread node counts vary by +-10% from run to run): SPDFPN's virtual
+//!   outcome (Pawlewicz & Hayward 2013) instead of the factor, that is a busy child
+//!   that leans proven left to its thread and one that leans disproven followed
+//!   (18.6 M nodes and 16.5 s against 18.8 M and 16.2 s); re-reading the siblings
+//!   from the table at every iteration; steering only where the position leans
+//!   lost; factors 1.5 and 3; epsilon 1/2 and 1/8; Kaneko's cut-off of a thread
+//!   whose path another thread settled. None was better beyond the noise.
 //! - **Memory traffic**: one more load per probe (the bucket's version), one atomic
 //!   write per store, and two per expansion on the busy counters. With one thread
-//!   the busy counters are not touched, the search visits exactly the nodes it
-//!   did before there were threads, and it runs about 2.5% slower (5x5: 4.27 s
-//!   against 4.17 s).
+//!   the busy counters are not touched and the search visits exactly the nodes it
+//!   did before there were threads.
 //! - **Non-determinism**: which thread proves what first depends on timing, so node
 //!   counts vary between runs and the proven best move may differ; the winner cannot
 //!   (every proof is sound, whoever found it), and tests check it against the
