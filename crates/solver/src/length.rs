@@ -59,7 +59,7 @@ impl GameLength {
     }
 }
 
-/// A length search that a limit stopped: what it learned on the way.
+/// The question of a length search that a limit (or Ctrl-C) cut short.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Unanswered {
     /// The plies of the question it was asking.
