@@ -777,7 +777,26 @@ fn a_stopped_length_search_reports_its_questions() {
     let output = run(&[&args[..], &["--max-nodes", "200", "--quiet"]].concat());
     let text = stdout(&output);
     assert!(text.contains("second player (black) wins"), "{text}");
-    assert!(text.contains("length     at least 12 plies"), "{text}");
+    assert!(
+        text.contains(
+            "length     at least 12 plies: 5 questions answered, stopped on the one of 12 plies"
+        ),
+        "{text}"
+    );
+    // Asked first above the length, it goes down until a "no"; below it, up.
+    for (from, asked) in [("20", vec![20, 18, 16, 14, 12]), ("9", vec![8, 10, 12, 14])] {
+        let output = run(&[&args[..], &["--length-from", from, "--json", "--quiet"]].concat());
+        assert!(output.status.success(), "{}", stderr(&output));
+        let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+        assert_eq!(json["length"], 14);
+        let probes = json["length_search"]["probes"].as_array().unwrap();
+        let plies: Vec<u64> = probes
+            .iter()
+            .map(|p| p["plies"].as_u64().unwrap())
+            .collect();
+        assert_eq!(plies, asked);
+    }
+    assert_input_error(&["solve", "4x4", "--length-from", "8"], "--length");
     // The report takes the bound from <board>-length.json where the result has no length.
     let dir = scratch("length-try");
     std::fs::write(dir.join("published.json"), "{\"results\": []}").unwrap();
@@ -797,7 +816,10 @@ fn a_stopped_length_search_reports_its_questions() {
     assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
     let readme = report(&dir);
     assert!(
-        readme.contains("- 4x4: at least 12 plies: a separate run answered \"no\" up to 10 plies"),
+        readme.contains(
+            "- 4x4: at least 12 plies: a separate run answered \"no\" up to 10 plies and was \
+             stopped (node limit) on the question of 12 plies"
+        ),
         "{readme}"
     );
     std::fs::remove_dir_all(&dir).ok();

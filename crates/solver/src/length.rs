@@ -69,21 +69,20 @@ pub struct Unanswered {
     pub seconds: f64,
 }
 
-/// How far a stopped length search got: the questions answered (every one "no", or
-/// the search would have ended) and the one a limit cut short.
+/// How far a stopped length search got: the questions answered and the one a limit
+/// cut short.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PartialLength {
     pub probes: Vec<Probe>,
     pub unanswered: Unanswered,
+    /// The least length the answers allow: two plies past the longest "no" (the
+    /// winner's wins come every other ply), else the least a game can last.
+    pub at_least: u32,
+    /// The shortest "yes", when a search started high (`from`) got one.
+    pub at_most: Option<u32>,
 }
 
 impl PartialLength {
-    /// The least length the answers allow: each "no" within `n` plies shows the loser
-    /// holds out past `n`, and the winner's wins come every other ply.
-    pub fn at_least(&self) -> u32 {
-        self.unanswered.plies
-    }
-
     /// Nodes of all the questions, the unanswered one too.
     pub fn nodes(&self) -> u64 {
         self.probes.iter().map(|p| p.nodes).sum::<u64>() + self.unanswered.nodes
@@ -149,22 +148,37 @@ pub fn wins_within(
 }
 
 /// The exact length of `position`, which `winner` wins (as a solve proved), over
-/// `table`. `options.limits` apply to all the questions together; stopped by them,
-/// it says how far it got.
+/// `table`, asking first about `from` plies (or the least a game can last, if more):
+/// upwards from there until a "yes", or, when that first answer is "yes", downwards
+/// until a "no". Either way the length is the shortest "yes" whose "no" two plies
+/// below was asked too (or that is the least a game can last), so a `from` taken from
+/// an earlier run only saves its questions and cannot make the answer wrong.
+/// `options.limits` apply to all the questions together; stopped by them, it says how
+/// far it got.
 pub fn exact_length(
     position: &Position,
     winner: Color,
+    from: u32,
     options: &SolveOptions,
     table: &Table,
     observer: &mut dyn FnMut(&Progress),
 ) -> Result<GameLength, (Stop, PartialLength)> {
     let started = Instant::now();
     let mut probes: Vec<Probe> = Vec::new();
-    let mut plies = match position.winner() {
+    let least = match position.winner() {
         Some(_) => 0,
         None if position.to_move() == winner => 1,
         None => 2,
     };
+    // A question of the wrong parity is the one below it.
+    let mut plies = if from > least {
+        from - (from - least) % 2
+    } else {
+        least
+    };
+    // The longest "no" and the shortest "yes" so far.
+    let mut no: Option<u32> = None;
+    let mut yes: Option<u32> = None;
     loop {
         let used = probes.iter().map(|p| p.nodes).sum();
         let asked = options
@@ -188,19 +202,37 @@ pub fn exact_length(
         let probe = match asked {
             Ok(probe) => probe,
             Err((stop, unanswered)) => {
-                return Err((stop, PartialLength { probes, unanswered }));
+                let partial = PartialLength {
+                    probes,
+                    unanswered,
+                    at_least: no.map_or(least, |n| n + 2),
+                    at_most: yes,
+                };
+                return Err((stop, partial));
             }
         };
         probes.push(probe);
         if probe.wins {
-            return Ok(GameLength { plies, probes });
+            yes = Some(plies);
+            if plies == least || no == Some(plies - 2) {
+                return Ok(GameLength { plies, probes });
+            }
+            plies -= 2;
+        } else {
+            no = Some(plies);
+            if yes == Some(plies + 2) {
+                return Ok(GameLength {
+                    plies: plies + 2,
+                    probes,
+                });
+            }
+            // Nothing lasts longer than the longest game: a bug, not a position.
+            assert!(
+                plies <= crate::key::MAX_HORIZON,
+                "no win within {plies} plies at {position}, which {winner} wins"
+            );
+            plies += 2;
         }
-        // Nothing lasts longer than the longest game: a bug, not a position.
-        assert!(
-            plies <= crate::key::MAX_HORIZON,
-            "no win within {plies} plies at {position}, which {winner} wins"
-        );
-        plies += 2;
     }
 }
 

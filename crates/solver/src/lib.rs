@@ -110,6 +110,9 @@ pub struct SolveOptions {
     /// After the solve, find the exact length of the game under perfect play (see
     /// [`length`]); the proof, if asked for, is then the length's certificate.
     pub length: bool,
+    /// The plies of the length's first question about the root (see
+    /// [`length::exact_length`]); 0 asks from the least a game can last.
+    pub length_from: u32,
     /// Solve every move at the root (and, with `length`, find each one's length).
     pub all_moves: bool,
 }
@@ -142,6 +145,7 @@ impl Default for SolveOptions {
             threads: 1,
             within: None,
             length: false,
+            length_from: 0,
             all_moves: false,
         }
     }
@@ -209,8 +213,15 @@ pub fn solve(
                     limits,
                     ..options.clone()
                 };
-                length::exact_length(position, winner, &options, &table, observer)
-                    .map_err(|(stop, partial)| (stop, Some(partial)))
+                length::exact_length(
+                    position,
+                    winner,
+                    options.length_from,
+                    &options,
+                    &table,
+                    observer,
+                )
+                .map_err(|(stop, partial)| (stop, Some(partial)))
             }
             Err(stop) => Err((stop, None)),
         };
@@ -324,7 +335,7 @@ fn solve_root_moves(
                 limits: options.limits.after(started.elapsed(), nodes)?,
                 ..options.clone()
             };
-            let found = length::exact_length(&child, child_winner, &options, table, &mut report)
+            let found = length::exact_length(&child, child_winner, 0, &options, table, &mut report)
                 .map_err(|(stop, _)| stop)?;
             nodes += found.nodes();
             root_move.length = Some(1 + found.plies);

@@ -123,7 +123,17 @@ fn check_length(position: &Position, solution: &Solution, value: (bool, u32)) {
     assert_eq!(solution.winner, Some(winner), "{position}");
     let found = solution.length.as_ref().expect("a length");
     assert_eq!(found.plies, plies, "{position}");
-    assert!(found.probes.last().is_some_and(|p| p.wins) || plies == 0);
+    // Its questions include a "yes" at the length and a "no" two plies below it
+    // (unless a game cannot be shorter), in whichever order they were asked.
+    let asked = |plies: u32, wins: bool| {
+        found
+            .probes
+            .iter()
+            .any(|p| p.plies == plies && p.wins == wins)
+    };
+    assert!(plies == 0 || asked(plies, true), "{position}");
+    let least = if mover_wins { 1 } else { 2 };
+    assert!(plies <= least || asked(plies - 2, false), "{position}");
 }
 
 #[test]
@@ -154,7 +164,13 @@ fn random_positions_have_the_minimax_length() {
             let Some(value) = Minimax::new(200_000).value(&position) else {
                 continue;
             };
-            let solution = solve_length(&position, count % 10 == 0, false);
+            // Two in three ask first at a random number of plies, above the length
+            // or below it: the same length either way.
+            let options = SolveOptions {
+                length_from: if count % 3 == 0 { 0 } else { rng.u32(0..40) },
+                ..length_options(count % 10 == 0, false)
+            };
+            let solution = solve(&position, &options, &mut |_| {});
             check_length(&position, &solution, value);
             if count % 10 == 0 {
                 check_length_certificate(&solution);

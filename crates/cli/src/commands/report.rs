@@ -149,15 +149,18 @@ pub fn thousands(n: u64) -> String {
 /// search's nodes against the plain search's on the boards that have one (those of
 /// at least a million nodes, where the ratio settles), applied to theirs.
 fn length_not_computed(dir: &Path, results: &[Solved], text: &mut String) -> anyhow::Result<()> {
-    let missing: Vec<&Solved> = results
-        .iter()
-        .filter(|r| r.json["length"].as_u64().is_none())
-        .collect();
+    let mut missing = Vec::new();
+    for r in results {
+        if length_of(dir, r)?.is_none() {
+            missing.push(r);
+        }
+    }
     if missing.is_empty() {
         return Ok(());
     }
     let ratios: Vec<f64> = results
         .iter()
+        .filter(|r| r.json["length"].is_u64())
         .filter_map(|r| {
             let plain = r.json["stats"]["nodes"].as_f64()?;
             let length = r.json["length_search"]["nodes"].as_f64()?;
@@ -169,8 +172,8 @@ fn length_not_computed(dir: &Path, results: &[Solved], text: &mut String) -> any
     });
     writeln!(text, "\nExact length not computed (\"-\" above):\n")?;
     for r in missing {
-        if let Some(tried) = length_try(dir, &r.board)? {
-            writeln!(text, "- {}: {tried}", r.board)?;
+        if let Some(tried) = length_run(dir, &r.board)? {
+            writeln!(text, "- {}: {}", r.board, length_try(&r.board, &tried))?;
             continue;
         }
         let nodes = r.json["stats"]["nodes"].as_f64().unwrap_or(0.0);
@@ -207,54 +210,85 @@ fn length_not_computed(dir: &Path, results: &[Solved], text: &mut String) -> any
     Ok(())
 }
 
-/// What a separate length search of the board found, from `<board>-length.json`
-/// (`solve BOARD --length --out` it): the length, or the least length the questions
-/// it answered before a limit stopped it allow.
-fn length_try(dir: &Path, board: &str) -> anyhow::Result<Option<String>> {
-    let name = format!("{board}-length.json");
-    let path = dir.join(&name);
+/// The file of a separate length search of the board, `<board>-length.json`
+/// (`solve BOARD --length --out` it), if there is one.
+fn length_run(dir: &Path, board: &str) -> anyhow::Result<Option<Value>> {
+    let path = dir.join(format!("{board}-length.json"));
     if !path.exists() {
         return Ok(None);
     }
     let json: Value = serde_json::from_str(&std::fs::read_to_string(&path)?)
         .with_context(|| format!("{} is not JSON", path.display()))?;
+    if json["board"] != board {
+        anyhow::bail!("{} is not a result of {board}", path.display());
+    }
+    Ok(Some(json))
+}
+
+/// A result's exact length: its own, or a separate length search's, marked so.
+fn length_of(dir: &Path, result: &Solved) -> anyhow::Result<Option<String>> {
+    if let Some(plies) = result.json["length"].as_u64() {
+        return Ok(Some(plies.to_string()));
+    }
+    let separate = length_run(dir, &result.board)?;
+    Ok(separate
+        .and_then(|json| json["length"].as_u64())
+        .map(|plies| format!("{plies} (separate run)")))
+}
+
+/// What a separate length search that did not find the length got: the least length
+/// the questions it answered allow, and the command, hours and nodes.
+fn length_try(board: &str, json: &Value) -> String {
     let search = &json["length_search"];
     let solver = &json["solver"];
     let command = format!(
-        "`solve {board} --length --threads {} --tt-mb {}{}{}`",
+        "`solve {board} --length{} --threads {} --tt-mb {}{}{}`",
+        solver["length_from"]
+            .as_u64()
+            .map_or(String::new(), |plies| format!(" --length-from {plies}")),
         plain(&solver["threads"]),
         plain(&solver["table_mb"]),
         solver["time_limit"]
             .as_f64()
-            .map_or(String::new(), |s| format!(" --time-limit {s:.0}")),
+            .map_or(String::new(), |s| format!(" --time-limit {s}")),
         solver["max_nodes"]
             .as_u64()
             .map_or(String::new(), |n| format!(" --max-nodes {n}")),
     );
     let hours = json["stats"]["wall_seconds"].as_f64().unwrap_or(0.0) / 3600.0;
-    let nodes = search["nodes"].as_f64().unwrap_or(0.0);
-    let found = match (json["length"].as_u64(), search["at_least"].as_u64()) {
-        (Some(plies), _) => format!("{plies} plies, found by a separate run without certificate"),
-        (None, Some(least)) => format!(
-            "at least {least} plies: a separate run answered {} and was stopped ({}) asking \
-             about {least}, after {} nodes on that question",
+    let stopped = plain(&json["stopped_by"]).replace('_', " ");
+    let found = match (search["at_least"].as_u64(), json["winner"].is_null()) {
+        (Some(least), _) => format!(
+            "at least {least} plies{}: a separate run answered {} and was stopped ({stopped}) \
+             on the question of {} plies, after {} nodes on it",
+            search["at_most"]
+                .as_u64()
+                .map_or(String::new(), |most| format!(" and at most {most}")),
             search["probes"]
                 .as_array()
-                .and_then(|probes| probes.last())
-                .and_then(|probe| probe["plies"].as_u64())
-                .map_or("no question".to_string(), |plies| format!(
+                .and_then(|probes| {
+                    probes
+                        .iter()
+                        .filter(|probe| probe["wins"] == false)
+                        .filter_map(|probe| probe["plies"].as_u64())
+                        .max()
+                })
+                .map_or("no question \"no\"".to_string(), |plies| format!(
                     "\"no\" up to {plies} plies"
                 )),
-            plain(&json["stopped_by"]),
+            plain(&search["unanswered"]["plies"]),
             super::solve::human(search["unanswered"]["nodes"].as_f64().unwrap_or(0.0)),
         ),
-        (None, None) => "not found: a separate run stopped before its questions".to_string(),
+        (None, true) => {
+            format!("not found: a separate run was stopped ({stopped}) before its solve ended")
+        }
+        (None, false) => "not found: a separate run asked no length question".to_string(),
     };
-    Ok(Some(format!(
+    format!(
         "{found} ({command}, {hours:.1} hours in all, {} nodes of length questions; \
-         [{name}]({name})).",
-        super::solve::human(nodes)
-    )))
+         [{board}-length.json]({board}-length.json)).",
+        super::solve::human(search["nodes"].as_f64().unwrap_or(0.0))
+    )
 }
 
 /// The first moves that win, for each first-player win: from the solve's own root
@@ -332,7 +366,8 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
          hand. Each board's certificate `<board>.cert` checks with `breakthrough verify`.\n\
          \"Plies under perfect play\" is the exact length of the game (`solve --length`:\n\
          the winner as fast as it can, the loser as slow), proven by the certificate;\n\
-         \"-\" where it was not computed. \"Main line\" is the plies of the line shown in\n\
+         \"-\" where it was not computed; \"(separate run)\" where a `solve --length` of its\n\
+         own found it (`<board>-length.json`, not proven by this certificate). \"Main line\" is the plies of the line shown in\n\
          the picture: perfect play where the length is known, else the winner's moves of\n\
          the proof and the loser's longest resistance against them. \"Nodes\" and\n\
          \"seconds\" are the search for the winner; \"wall seconds\" is the whole run\n\
@@ -370,7 +405,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
             "| [{board}]({board}.svg) | {} player ({winner}) | {} | {} | {line} | {} | {} | {} | {} | {}{} | {published_here} | {} |",
             order(winner),
             json["best_move"].as_str().unwrap_or(""),
-            json["length"].as_u64().map_or("-".to_string(), |plies| plies.to_string()),
+            length_of(dir, result)?.unwrap_or("-".to_string()),
             thousands(stats["nodes"].as_u64().unwrap_or(0)),
             decimal(&stats["seconds"], 2),
             decimal(&stats["wall_seconds"], 1),

@@ -22,7 +22,9 @@ use crate::{progress, system, InputError};
 /// Prove who wins a position with best play (the start position by default).
 ///
 /// Exit code 0 when solved, 3 when a limit or Ctrl-C stopped the search (the JSON is
-/// still written, with status "unknown" and the figures so far), 2 for bad input.
+/// still written, with the figures so far: status "unknown" if the winner was not
+/// proven yet, else "solved" with `stopped_by` and what was left unfinished), 2 for
+/// bad input.
 ///
 /// A solve lives in one process and one table: stopped, its work is gone. For a
 /// board that takes longer than one sitting, or whose proof outgrows the table, use
@@ -97,6 +99,15 @@ pub struct SolveArgs {
     #[arg(long)]
     pub length: bool,
 
+    /// With --length: ask first whether the winner wins within PLIES, then go up
+    /// until a yes (or, if that first answer is yes, down until a no), skipping the
+    /// questions below it. For a board whose earlier --length run was stopped: give
+    /// the `at_least` of its JSON. Any value gives the right length; a good one
+    /// saves questions
+    #[arg(long, value_name = "PLIES",
+          value_parser = clap::value_parser!(u32).range(0..=254))]
+    pub length_from: Option<u32>,
+
     /// Solve every legal move at the root, not only one winning move: each one's
     /// outcome and, with --length, its length (the plies to the end of the game after
     /// it, the move counted).
@@ -152,6 +163,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             check_directory(flag, path)?;
         }
     }
+    if let (Some(plies), false) = (args.length_from, args.length) {
+        return Err(InputError(anyhow::anyhow!(
+            "--length-from {plies} asks the length's questions: add --length"
+        ))
+        .into());
+    }
     if let (AlgoArg::Reference, true) = (args.algo, args.length || args.all_moves) {
         return Err(InputError(anyhow::anyhow!(
             "--length and --all-moves use df-pn; leave out --algo reference"
@@ -197,6 +214,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         proof_mb: args.proof_mb,
         threads,
         length: args.length,
+        length_from: args.length_from.unwrap_or(0),
         all_moves: args.all_moves,
         ..SolveOptions::default()
     };
@@ -299,7 +317,8 @@ fn part_json(part: &Certificate) -> Value {
 /// questions answered and the one cut short.
 fn partial_length_json(partial: &PartialLength) -> Value {
     json!({
-        "at_least": partial.at_least(),
+        "at_least": partial.at_least,
+        "at_most": partial.at_most,
         "nodes": partial.nodes(),
         "seconds": partial.seconds(),
         "probes": probes_json(&partial.probes),
@@ -537,6 +556,7 @@ fn report(
             "threads": options.threads,
             "max_nodes": options.limits.max_nodes,
             "time_limit": options.limits.time_limit.map(|d| d.as_secs_f64()),
+            "length_from": (options.length && options.length_from > 0).then_some(options.length_from),
             "version": env!("CARGO_PKG_VERSION"),
         },
         "machine": system::machine(),
@@ -549,11 +569,12 @@ fn print_summary(solution: &Solution, options: &SolveOptions, certificate: Writt
     outln!("position   {}", solution.position);
     match (solution.winner, solution.stopped) {
         (None, Some(stop)) => outln!("result     unknown: {stop}"),
+        (Some(_), Some(stop)) => {
+            // The winner is proven; what was asked after it was not finished.
+            outln!("result     {}", verdict(solution));
+            outln!("stopped    {stop}, after the solve");
+        }
         _ => outln!("result     {}", verdict(solution)),
-    }
-    if let (Some(_), Some(stop)) = (solution.winner, solution.stopped) {
-        // The winner is proven; what was asked after it was not finished.
-        outln!("stopped    {stop}, after the solve");
     }
     if let Some(best) = solution.best_move {
         outln!("best move  {best}");
@@ -568,11 +589,15 @@ fn print_summary(solution: &Solution, options: &SolveOptions, certificate: Writt
         );
     }
     if let Some(partial) = &solution.partial_length {
+        let answered = partial.probes.len();
         outln!(
-            "length     at least {} plies: stopped asking for a win within {} ({} questions, {} nodes, {:.2} s)",
-            partial.at_least(),
+            "length     at least {} plies{}: {answered} question{} answered, stopped on the one of {} plies ({} nodes, {:.2} s in all)",
+            partial.at_least,
+            partial
+                .at_most
+                .map_or(String::new(), |most| format!(", at most {most}")),
+            if answered == 1 { "" } else { "s" },
             partial.unanswered.plies,
-            partial.probes.len() + 1,
             partial.nodes(),
             partial.seconds()
         );
