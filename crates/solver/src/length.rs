@@ -9,7 +9,10 @@
 //! shows the loser always holds out `L - 1` plies. On 5x5 the questions up to 26
 //! plies took 9.4 M nodes and 12 s on two threads, the questions below 14 plies
 //! almost nothing; on 4x6 (31 plies) 120 M nodes, the last five questions 18-22 M
-//! each. Tightening from a loose bound downwards was not tried.
+//! each. A search may also start higher (`from`, for a board whose earlier run was
+//! stopped): it goes up from there, or down until a "no" when the first answer is
+//! "yes". Tightening from a loose bound downwards has not been measured against
+//! going up.
 //!
 //! The certificate of a length is a pair of proofs (see [`crate::certificate`]): a
 //! win within `L` plies and a hold-out of `L - 1`, extracted like the plain proof.
