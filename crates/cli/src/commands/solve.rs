@@ -102,8 +102,8 @@ pub struct SolveArgs {
     /// With --length: ask first whether the winner wins within PLIES, then go up
     /// until a yes (or, if that first answer is yes, down until a no), skipping the
     /// questions below it. For a board whose earlier --length run was stopped: give
-    /// the `at_least` of its JSON. Any value gives the right length; a good one
-    /// saves questions
+    /// the `at_least` of its JSON (scripts/length.sh does). Any value gives the
+    /// right length; a good one saves questions.
     #[arg(long, value_name = "PLIES",
           value_parser = clap::value_parser!(u32).range(0..=254))]
     pub length_from: Option<u32>,
