@@ -783,20 +783,6 @@ fn a_stopped_length_search_reports_its_questions() {
         ),
         "{text}"
     );
-    // Asked first above the length, it goes down until a "no"; below it, up.
-    for (from, asked) in [("20", vec![20, 18, 16, 14, 12]), ("9", vec![8, 10, 12, 14])] {
-        let output = run(&[&args[..], &["--length-from", from, "--json", "--quiet"]].concat());
-        assert!(output.status.success(), "{}", stderr(&output));
-        let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
-        assert_eq!(json["length"], 14);
-        let probes = json["length_search"]["probes"].as_array().unwrap();
-        let plies: Vec<u64> = probes
-            .iter()
-            .map(|p| p["plies"].as_u64().unwrap())
-            .collect();
-        assert_eq!(plies, asked);
-    }
-    assert_input_error(&["solve", "4x4", "--length-from", "8"], "--length");
     // The report takes the bound from <board>-length.json where the result has no length.
     let dir = scratch("length-try");
     std::fs::write(dir.join("published.json"), "{\"results\": []}").unwrap();
@@ -814,6 +800,29 @@ fn a_stopped_length_search_reports_its_questions() {
     ]
     .concat());
     assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
+    // Another run goes on from its answers: it asks only 12 and 14.
+    let tried = tried.to_str().unwrap();
+    let output = run(&[&args[..], &["--length-resume", tried, "--json", "--quiet"]].concat());
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(json["length"], 14);
+    let plies = |list: &str| -> Vec<u64> {
+        let answers = json["length_search"][list].as_array().unwrap();
+        answers
+            .iter()
+            .map(|p| p["plies"].as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(
+        (plies("earlier"), plies("probes")),
+        (vec![2, 4, 6, 8, 10], vec![12, 14])
+    );
+    // Answers of another position, or a resume without --length, are bad input.
+    let other = dir.join("5x4.json");
+    solve_json(&["5x4", "--out", other.to_str().unwrap()]);
+    let other = other.to_str().unwrap();
+    assert_input_error(&[&args[..], &["--length-resume", other]].concat(), "not of");
+    assert_input_error(&["solve", "4x4", "--length-resume", tried], "add --length");
     let readme = report(&dir);
     assert!(
         readme.contains(

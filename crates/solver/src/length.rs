@@ -9,10 +9,9 @@
 //! shows the loser always holds out `L - 1` plies. On 5x5 the questions up to 26
 //! plies took 9.4 M nodes and 12 s on two threads, the questions below 14 plies
 //! almost nothing; on 4x6 (31 plies) 120 M nodes, the last five questions 18-22 M
-//! each. A search may also start higher (`from`, for a board whose earlier run was
-//! stopped): it goes up from there, or down until a "no" when the first answer is
-//! "yes". Tightening from a loose bound downwards has not been measured against
-//! going up.
+//! each. A search that a limit stopped can be continued: a later one takes its
+//! answers and goes on from its last "no" (the table is not kept, so the question
+//! cut short starts over). Tightening from a loose bound downwards was not tried.
 //!
 //! The certificate of a length is a pair of proofs (see [`crate::certificate`]): a
 //! win within `L` plies and a hold-out of `L - 1`, extracted like the plain proof.
@@ -48,15 +47,17 @@ pub struct GameLength {
     pub plies: u32,
     /// The questions asked, in order.
     pub probes: Vec<Probe>,
+    /// Answers taken from an earlier, stopped search (see [`exact_length`]).
+    pub earlier: Vec<Probe>,
 }
 
 impl GameLength {
-    /// Nodes of all the questions.
+    /// Nodes of the questions asked here.
     pub fn nodes(&self) -> u64 {
         self.probes.iter().map(|p| p.nodes).sum()
     }
 
-    /// Seconds of all the questions.
+    /// Seconds of the questions asked here.
     pub fn seconds(&self) -> f64 {
         self.probes.iter().map(|p| p.seconds).sum()
     }
@@ -72,29 +73,77 @@ pub struct Unanswered {
     pub seconds: f64,
 }
 
-/// How far a stopped length search got: the questions answered and the one a limit
-/// cut short.
+/// How far a stopped length search got: the questions answered (all "no") and the
+/// one a limit cut short. A later search can go on from its answers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PartialLength {
     pub probes: Vec<Probe>,
     pub unanswered: Unanswered,
-    /// The least length the answers allow: two plies past the longest "no" (the
-    /// winner's wins come every other ply), else the least a game can last.
-    pub at_least: u32,
-    /// The shortest "yes", when a search started high (`from`) got one.
-    pub at_most: Option<u32>,
+    /// Answers taken from an earlier, stopped search.
+    pub earlier: Vec<Probe>,
 }
 
 impl PartialLength {
-    /// Nodes of all the questions, the unanswered one too.
+    /// The least length the answers (earlier ones too) allow: the question cut short
+    /// is two plies past the longest "no", since the winner's wins come every other
+    /// ply; with no "no" yet, it is the least a game can last.
+    pub fn at_least(&self) -> u32 {
+        self.unanswered.plies
+    }
+
+    /// Every answer, the earlier ones first: what a later search goes on from.
+    pub fn answers(&self) -> Vec<Probe> {
+        [&self.earlier[..], &self.probes[..]].concat()
+    }
+
+    /// Nodes of the questions asked here, the unanswered one too.
     pub fn nodes(&self) -> u64 {
         self.probes.iter().map(|p| p.nodes).sum::<u64>() + self.unanswered.nodes
     }
 
-    /// Seconds of all the questions, the unanswered one too.
+    /// Seconds of the questions asked here, the unanswered one too.
     pub fn seconds(&self) -> f64 {
         self.probes.iter().map(|p| p.seconds).sum::<f64>() + self.unanswered.seconds
     }
+}
+
+/// The plies of the first question about `position`, which `winner` wins: the least
+/// a game can last (0 if it is over, 1 if `winner` moves, else 2). Every question
+/// asked is that plus an even number.
+pub fn least_plies(position: &Position, winner: Color) -> u32 {
+    match position.winner() {
+        Some(_) => 0,
+        None if position.to_move() == winner => 1,
+        None => 2,
+    }
+}
+
+/// Whether `earlier` can be answers of a length search of `position`, which `winner`
+/// wins: every question of the plies it asks, and every "no" below every "yes".
+/// Says what is wrong otherwise.
+pub fn check_earlier(position: &Position, winner: Color, earlier: &[Probe]) -> Result<(), String> {
+    let least = least_plies(position, winner);
+    if let Some(odd) = earlier
+        .iter()
+        .find(|p| p.plies < least || (p.plies - least) % 2 == 1)
+    {
+        return Err(format!(
+            "a question of {} plies, where the search asks {least}, {}, {}, ...",
+            odd.plies,
+            least + 2,
+            least + 4
+        ));
+    }
+    let no = earlier.iter().filter(|p| !p.wins).map(|p| p.plies).max();
+    let yes = earlier.iter().filter(|p| p.wins).map(|p| p.plies).min();
+    if let (Some(no), Some(yes)) = (no, yes) {
+        if no >= yes {
+            return Err(format!(
+                "a win within {yes} plies but none within {no}: not the answers of one position"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Whether `winner` wins `position` within `plies` plies. `options.limits` apply to
@@ -151,38 +200,38 @@ pub fn wins_within(
 }
 
 /// The exact length of `position`, which `winner` wins (as a solve proved), over
-/// `table`, asking first about `from` plies (or the least a game can last, if more):
-/// upwards from there until a "yes", or, when that first answer is "yes", downwards
-/// until a "no". Either way the length is the shortest "yes" whose "no" two plies
-/// below was asked too (or that is the least a game can last), so a `from` taken from
-/// an earlier run only saves its questions and cannot make the answer wrong.
-/// `options.limits` apply to all the questions together; stopped by them, it says how
-/// far it got.
+/// `table`: questions from the least a game can last upwards, two plies at a time,
+/// until a "yes". `earlier` are answers of an earlier search of the same position
+/// that a limit stopped ([`PartialLength::answers`]), taken as they are (check them
+/// with [`check_earlier`]): the questions go on past its longest "no", and a "yes"
+/// of its ends them. `options.limits` apply to all the questions together; stopped
+/// by them, it says how far it got.
 pub fn exact_length(
     position: &Position,
     winner: Color,
-    from: u32,
+    earlier: &[Probe],
     options: &SolveOptions,
     table: &Table,
     observer: &mut dyn FnMut(&Progress),
 ) -> Result<GameLength, (Stop, PartialLength)> {
     let started = Instant::now();
     let mut probes: Vec<Probe> = Vec::new();
-    let least = match position.winner() {
-        Some(_) => 0,
-        None if position.to_move() == winner => 1,
-        None => 2,
-    };
-    // A question of the wrong parity is the one below it.
-    let mut plies = if from > least {
-        from - (from - least) % 2
-    } else {
-        least
-    };
-    // The longest "no" and the shortest "yes" so far.
-    let mut no: Option<u32> = None;
-    let mut yes: Option<u32> = None;
+    let known_yes = earlier.iter().filter(|p| p.wins).map(|p| p.plies).min();
+    let mut plies = earlier
+        .iter()
+        .filter(|p| !p.wins)
+        .map(|p| p.plies + 2)
+        .max()
+        .unwrap_or_else(|| least_plies(position, winner));
     loop {
+        if known_yes.is_some_and(|yes| yes <= plies) {
+            // Answered before: the winner wins within these plies, not two fewer.
+            return Ok(GameLength {
+                plies,
+                probes,
+                earlier: earlier.to_vec(),
+            });
+        }
         let used = probes.iter().map(|p| p.nodes).sum();
         let asked = options
             .limits
@@ -208,34 +257,25 @@ pub fn exact_length(
                 let partial = PartialLength {
                     probes,
                     unanswered,
-                    at_least: no.map_or(least, |n| n + 2),
-                    at_most: yes,
+                    earlier: earlier.to_vec(),
                 };
                 return Err((stop, partial));
             }
         };
         probes.push(probe);
         if probe.wins {
-            yes = Some(plies);
-            if plies == least || no == Some(plies - 2) {
-                return Ok(GameLength { plies, probes });
-            }
-            plies -= 2;
-        } else {
-            no = Some(plies);
-            if yes == Some(plies + 2) {
-                return Ok(GameLength {
-                    plies: plies + 2,
-                    probes,
-                });
-            }
-            // Nothing lasts longer than the longest game: a bug, not a position.
-            assert!(
-                plies <= crate::key::MAX_HORIZON,
-                "no win within {plies} plies at {position}, which {winner} wins"
-            );
-            plies += 2;
+            return Ok(GameLength {
+                plies,
+                probes,
+                earlier: earlier.to_vec(),
+            });
         }
+        // Nothing lasts longer than the longest game: a bug, not a position.
+        assert!(
+            plies <= crate::key::MAX_HORIZON,
+            "no win within {plies} plies at {position}, which {winner} wins"
+        );
+        plies += 2;
     }
 }
 

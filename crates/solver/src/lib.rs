@@ -58,7 +58,7 @@ pub use certificate::{
 pub use job::{run_job, JobOptions, JobOutcome, JobReport, Proven, ProvenSlot};
 pub use key::Key;
 pub use knowledge::{Knowledge, KnowledgeStats};
-pub use length::{GameLength, PartialLength, Probe, Unanswered};
+pub use length::{check_earlier, least_plies, GameLength, PartialLength, Probe, Unanswered};
 pub use limits::{Limits, Stop};
 pub use pn::Pn;
 pub use solution::{Phase, Progress, RootMove, SearchStats, Solution};
@@ -110,9 +110,11 @@ pub struct SolveOptions {
     /// After the solve, find the exact length of the game under perfect play (see
     /// [`length`]); the proof, if asked for, is then the length's certificate.
     pub length: bool,
-    /// The plies of the length's first question about the root (see
-    /// [`length::exact_length`]); 0 asks from the least a game can last.
-    pub length_from: u32,
+    /// Answers of an earlier length search of the root that a limit stopped, to go
+    /// on from (see [`length::exact_length`]), with the winner they are about: used
+    /// only if the solve proves the same winner (check them with
+    /// [`length::check_earlier`] first).
+    pub length_earlier: Option<(Color, Vec<Probe>)>,
     /// Solve every move at the root (and, with `length`, find each one's length).
     pub all_moves: bool,
 }
@@ -145,7 +147,7 @@ impl Default for SolveOptions {
             threads: 1,
             within: None,
             length: false,
-            length_from: 0,
+            length_earlier: None,
             all_moves: false,
         }
     }
@@ -213,15 +215,12 @@ pub fn solve(
                     limits,
                     ..options.clone()
                 };
-                length::exact_length(
-                    position,
-                    winner,
-                    options.length_from,
-                    &options,
-                    &table,
-                    observer,
-                )
-                .map_err(|(stop, partial)| (stop, Some(partial)))
+                let earlier = match &options.length_earlier {
+                    Some((about, answers)) if *about == winner => &answers[..],
+                    _ => &[],
+                };
+                length::exact_length(position, winner, earlier, &options, &table, observer)
+                    .map_err(|(stop, partial)| (stop, Some(partial)))
             }
             Err(stop) => Err((stop, None)),
         };
@@ -335,8 +334,9 @@ fn solve_root_moves(
                 limits: options.limits.after(started.elapsed(), nodes)?,
                 ..options.clone()
             };
-            let found = length::exact_length(&child, child_winner, 0, &options, table, &mut report)
-                .map_err(|(stop, _)| stop)?;
+            let found =
+                length::exact_length(&child, child_winner, &[], &options, table, &mut report)
+                    .map_err(|(stop, _)| stop)?;
             nodes += found.nodes();
             root_move.length = Some(1 + found.plies);
         }

@@ -4,7 +4,9 @@
 use std::collections::HashMap;
 
 use breakthrough_engine::{Board, Color, Position};
-use breakthrough_solver::{solve, verify_length, Claim, Solution, SolveOptions};
+use breakthrough_solver::{
+    check_earlier, solve, verify_length, Claim, Limits, Solution, SolveOptions,
+};
 
 #[allow(dead_code)]
 mod common;
@@ -123,12 +125,11 @@ fn check_length(position: &Position, solution: &Solution, value: (bool, u32)) {
     assert_eq!(solution.winner, Some(winner), "{position}");
     let found = solution.length.as_ref().expect("a length");
     assert_eq!(found.plies, plies, "{position}");
-    // Its questions include a "yes" at the length and a "no" two plies below it
-    // (unless a game cannot be shorter), in whichever order they were asked.
+    // Its answers, with those of a run it went on from, include a "yes" at the
+    // length and a "no" two plies below it (unless a game cannot be shorter).
     let asked = |plies: u32, wins: bool| {
-        found
-            .probes
-            .iter()
+        (found.earlier.iter())
+            .chain(&found.probes)
             .any(|p| p.plies == plies && p.wins == wins)
     };
     assert!(plies == 0 || asked(plies, true), "{position}");
@@ -151,6 +152,7 @@ fn start_positions_have_the_minimax_length() {
 fn random_positions_have_the_minimax_length() {
     let mut rng = fastrand::Rng::with_seed(13);
     let mut checked = HashMap::new();
+    let mut resumes = 0;
     for size in ["4x5", "5x5", "6x4", "4x6"] {
         let board: Board = size.parse().unwrap();
         let mut count = 0;
@@ -164,13 +166,36 @@ fn random_positions_have_the_minimax_length() {
             let Some(value) = Minimax::new(200_000).value(&position) else {
                 continue;
             };
-            // Two in three ask first at a random number of plies, above the length
-            // or below it: the same length either way.
-            let options = SolveOptions {
-                length_from: if count % 3 == 0 { 0 } else { rng.u32(0..40) },
-                ..length_options(count % 10 == 0, false)
-            };
-            let solution = solve(&position, &options, &mut |_| {});
+            let options = length_options(count % 10 == 0, false);
+            let mut solution = solve(&position, &options, &mut |_| {});
+            let length_nodes = solution.length.as_ref().map_or(0, |l| l.nodes());
+            if length_nodes > 2 {
+                // Stopped after a random share of the length's nodes (the solve on
+                // one thread takes the same nodes again), then gone on from its
+                // answers: the same length.
+                let nodes = solution.stats.nodes + rng.u64(1..length_nodes);
+                let stopped = solve(
+                    &position,
+                    &SolveOptions {
+                        limits: Limits {
+                            max_nodes: Some(nodes),
+                            ..Limits::default()
+                        },
+                        ..options.clone()
+                    },
+                    &mut |_| {},
+                );
+                if let (Some(winner), Some(partial)) = (stopped.winner, stopped.partial_length) {
+                    let earlier = partial.answers();
+                    check_earlier(&position, winner, &earlier).unwrap();
+                    let resumed = SolveOptions {
+                        length_earlier: Some((winner, earlier)),
+                        ..options.clone()
+                    };
+                    solution = solve(&position, &resumed, &mut |_| {});
+                    resumes += 1;
+                }
+            }
             check_length(&position, &solution, value);
             if count % 10 == 0 {
                 check_length_certificate(&solution);
@@ -182,6 +207,10 @@ fn random_positions_have_the_minimax_length() {
     for (size, count) in checked {
         assert!(count >= 100, "{size}: only {count} positions checked");
     }
+    assert!(
+        resumes >= 25,
+        "only {resumes} length searches gone on from a stopped one"
+    );
 }
 
 #[test]

@@ -237,15 +237,18 @@ fn length_of(dir: &Path, result: &Solved) -> anyhow::Result<Option<String>> {
 }
 
 /// What a separate length search that did not find the length got: the least length
-/// the questions it answered allow, and the command, hours and nodes.
+/// the questions it answered (and those of the runs it went on from) allow, and the
+/// command, hours and nodes.
 fn length_try(board: &str, json: &Value) -> String {
     let search = &json["length_search"];
     let solver = &json["solver"];
     let command = format!(
         "`solve {board} --length{} --threads {} --tt-mb {}{}{}`",
-        solver["length_from"]
-            .as_u64()
-            .map_or(String::new(), |plies| format!(" --length-from {plies}")),
+        if solver["length_resumed"] == true {
+            format!(" --length-resume {board}-length.json")
+        } else {
+            String::new()
+        },
         plain(&solver["threads"]),
         plain(&solver["table_mb"]),
         solver["time_limit"]
@@ -257,26 +260,28 @@ fn length_try(board: &str, json: &Value) -> String {
     );
     let hours = json["stats"]["wall_seconds"].as_f64().unwrap_or(0.0) / 3600.0;
     let stopped = plain(&json["stopped_by"]).replace('_', " ");
+    let answers: Vec<&Value> = ["earlier", "probes"]
+        .iter()
+        .filter_map(|list| search[list].as_array())
+        .flatten()
+        .collect();
+    let earlier_runs = if search["earlier"].as_array().is_some_and(|e| !e.is_empty()) {
+        " (with the runs before it)"
+    } else {
+        ""
+    };
     let found = match (search["at_least"].as_u64(), json["winner"].is_null()) {
         (Some(least), _) => format!(
-            "at least {least} plies{}: a separate run answered {} and was stopped ({stopped}) \
-             on the question of {} plies, after {} nodes on it",
-            search["at_most"]
-                .as_u64()
-                .map_or(String::new(), |most| format!(" and at most {most}")),
-            search["probes"]
-                .as_array()
-                .and_then(|probes| {
-                    probes
-                        .iter()
-                        .filter(|probe| probe["wins"] == false)
-                        .filter_map(|probe| probe["plies"].as_u64())
-                        .max()
-                })
-                .map_or("no question \"no\"".to_string(), |plies| format!(
+            "at least {least} plies: a separate run answered {}{earlier_runs} and was stopped \
+             ({stopped}) on the question of {least} plies, after {} nodes on it",
+            answers
+                .iter()
+                .filter(|probe| probe["wins"] == false)
+                .filter_map(|probe| probe["plies"].as_u64())
+                .max()
+                .map_or("no question".to_string(), |plies| format!(
                     "\"no\" up to {plies} plies"
                 )),
-            plain(&search["unanswered"]["plies"]),
             super::solve::human(search["unanswered"]["nodes"].as_f64().unwrap_or(0.0)),
         ),
         (None, true) => {
@@ -284,10 +289,15 @@ fn length_try(board: &str, json: &Value) -> String {
         }
         (None, false) => "not found: a separate run asked no length question".to_string(),
     };
+    let nodes: f64 = answers
+        .iter()
+        .filter_map(|probe| probe["nodes"].as_f64())
+        .sum::<f64>()
+        + search["unanswered"]["nodes"].as_f64().unwrap_or(0.0);
     format!(
-        "{found} ({command}, {hours:.1} hours in all, {} nodes of length questions; \
-         [{board}-length.json]({board}-length.json)).",
-        super::solve::human(search["nodes"].as_f64().unwrap_or(0.0))
+        "{found} ({command}, {hours:.1} hours in its last run, {} nodes of length questions \
+         in all; [{board}-length.json]({board}-length.json)).",
+        super::solve::human(nodes)
     )
 }
 

@@ -10,8 +10,8 @@ use anyhow::Context;
 use breakthrough_engine::{Color, Position};
 use breakthrough_solver::knowledge::DEFAULT_RACE_MOVES;
 use breakthrough_solver::{
-    solve, Algorithm, Certificate, Claim, GameLength, Knowledge, KnowledgeStats, Limits,
-    PartialLength, Phase, Pn, Probe, Proof, Solution, SolveOptions,
+    check_earlier, solve, Algorithm, Certificate, Claim, GameLength, Knowledge, KnowledgeStats,
+    Limits, PartialLength, Phase, Pn, Probe, Proof, Solution, SolveOptions,
 };
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
@@ -99,14 +99,14 @@ pub struct SolveArgs {
     #[arg(long)]
     pub length: bool,
 
-    /// With --length: ask first whether the winner wins within PLIES, then go up
-    /// until a yes (or, if that first answer is yes, down until a no), skipping the
-    /// questions below it. For a board whose earlier --length run was stopped: give
-    /// the `at_least` of its JSON (scripts/length.sh does). Any value gives the
-    /// right length; a good one saves questions.
-    #[arg(long, value_name = "PLIES",
-          value_parser = clap::value_parser!(u32).range(0..=254))]
-    pub length_from: Option<u32>,
+    /// With --length: go on from an earlier --length run of the same position that a
+    /// limit stopped. FILE is its JSON (as --out wrote it): its answers are taken as
+    /// they are, the questions start after its last "no", and the JSON written now
+    /// holds its answers too (`length_search.earlier`), so runs can follow one
+    /// another (scripts/length.sh does). Its table is not kept: the question it cut
+    /// short starts over
+    #[arg(long, value_name = "FILE")]
+    pub length_resume: Option<PathBuf>,
 
     /// Solve every legal move at the root, not only one winning move: each one's
     /// outcome and, with --length, its length (the plies to the end of the game after
@@ -163,12 +163,16 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             check_directory(flag, path)?;
         }
     }
-    if let (Some(plies), false) = (args.length_from, args.length) {
-        return Err(InputError(anyhow::anyhow!(
-            "--length-from {plies} asks the length's questions: add --length"
-        ))
-        .into());
-    }
+    let length_earlier = match (&args.length_resume, args.length) {
+        (Some(_), false) => {
+            return Err(InputError(anyhow::anyhow!(
+                "--length-resume goes on with the length's questions: add --length"
+            ))
+            .into())
+        }
+        (Some(path), true) => Some(earlier_answers(path, &position)?),
+        (None, _) => None,
+    };
     if let (AlgoArg::Reference, true) = (args.algo, args.length || args.all_moves) {
         return Err(InputError(anyhow::anyhow!(
             "--length and --all-moves use df-pn; leave out --algo reference"
@@ -214,7 +218,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         proof_mb: args.proof_mb,
         threads,
         length: args.length,
-        length_from: args.length_from.unwrap_or(0),
+        length_earlier,
         all_moves: args.all_moves,
         ..SolveOptions::default()
     };
@@ -243,6 +247,15 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         bar.tick();
     });
     bar.finish_and_clear();
+    if let (Some((about, _)), Some(winner)) = (&options.length_earlier, solution.winner) {
+        if *about != winner {
+            // Proven both ways cannot be: the file is not what it says.
+            eprintln!(
+                "warning: --length-resume: its run says {about} wins, this solve proved \
+                 {winner} does: its answers were not used"
+            );
+        }
+    }
     let stats = &solution.stats;
     course.push((
         stats.seconds,
@@ -317,17 +330,60 @@ fn part_json(part: &Certificate) -> Value {
 /// questions answered and the one cut short.
 fn partial_length_json(partial: &PartialLength) -> Value {
     json!({
-        "at_least": partial.at_least,
-        "at_most": partial.at_most,
+        "at_least": partial.at_least(),
         "nodes": partial.nodes(),
         "seconds": partial.seconds(),
         "probes": probes_json(&partial.probes),
+        "earlier": probes_json(&partial.earlier),
         "unanswered": {
             "plies": partial.unanswered.plies,
             "nodes": partial.unanswered.nodes,
             "seconds": partial.unanswered.seconds,
         },
     })
+}
+
+/// The answers of the earlier, stopped length search of `position` in `path` (its
+/// `solve --length --out` JSON), and the winner they are about; bad input otherwise.
+fn earlier_answers(path: &Path, position: &Position) -> Result<(Color, Vec<Probe>), InputError> {
+    let bad =
+        |why: String| InputError(anyhow::anyhow!("--length-resume {}: {why}", path.display()));
+    let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+    let json: Value = serde_json::from_str(&text).map_err(|e| bad(format!("not JSON ({e})")))?;
+    if json["position"] != position.to_string().as_str() {
+        return Err(bad(format!(
+            "a result of {}, not of {position}",
+            plain_text(&json["position"])
+        )));
+    }
+    let winner = match json["winner"].as_str() {
+        Some("white") => Color::White,
+        Some("black") => Color::Black,
+        _ => return Err(bad("no winner: its solve did not finish".to_string())),
+    };
+    let search = &json["length_search"];
+    let lists = [&search["earlier"], &search["probes"]];
+    let mut answers = Vec::new();
+    for probe in lists.iter().filter_map(|list| list.as_array()).flatten() {
+        let (Some(plies), Some(wins)) = (probe["plies"].as_u64(), probe["wins"].as_bool()) else {
+            return Err(bad(format!("an answer without plies and wins: {probe}")));
+        };
+        answers.push(Probe {
+            plies: u32::try_from(plies).map_err(|_| bad(format!("{plies} plies")))?,
+            wins,
+            nodes: probe["nodes"].as_u64().unwrap_or(0),
+            seconds: probe["seconds"].as_f64().unwrap_or(0.0),
+        });
+    }
+    check_earlier(position, winner, &answers).map_err(bad)?;
+    Ok((winner, answers))
+}
+
+/// A JSON value as text, without a string's quotes.
+fn plain_text(value: &Value) -> String {
+    value
+        .as_str()
+        .map_or_else(|| value.to_string(), str::to_string)
 }
 
 fn probes_json(probes: &[Probe]) -> Vec<Value> {
@@ -349,6 +405,7 @@ fn length_json(length: &GameLength) -> Value {
         "nodes": length.nodes(),
         "seconds": length.seconds(),
         "probes": probes_json(&length.probes),
+        "earlier": probes_json(&length.earlier),
     })
 }
 
@@ -556,7 +613,7 @@ fn report(
             "threads": options.threads,
             "max_nodes": options.limits.max_nodes,
             "time_limit": options.limits.time_limit.map(|d| d.as_secs_f64()),
-            "length_from": (options.length && options.length_from > 0).then_some(options.length_from),
+            "length_resumed": options.length_earlier.is_some(),
             "version": env!("CARGO_PKG_VERSION"),
         },
         "machine": system::machine(),
@@ -591,12 +648,13 @@ fn print_summary(solution: &Solution, options: &SolveOptions, certificate: Writt
     if let Some(partial) = &solution.partial_length {
         let answered = partial.probes.len();
         outln!(
-            "length     at least {} plies{}: {answered} question{} answered, stopped on the one of {} plies ({} nodes, {:.2} s in all)",
-            partial.at_least,
-            partial
-                .at_most
-                .map_or(String::new(), |most| format!(", at most {most}")),
+            "length     at least {} plies: {answered} question{} answered{}, stopped on the one of {} plies ({} nodes, {:.2} s)",
+            partial.at_least(),
             if answered == 1 { "" } else { "s" },
+            match partial.earlier.len() {
+                0 => String::new(),
+                n => format!(" after {n} of an earlier run"),
+            },
             partial.unanswered.plies,
             partial.nodes(),
             partial.seconds()
