@@ -59,7 +59,8 @@ impl GameLength {
 
     /// Seconds of the questions asked here.
     pub fn seconds(&self) -> f64 {
-        self.probes.iter().map(|p| p.seconds).sum()
+        // From 0.0: an empty f64 sum is -0.0, printed "-0.00".
+        self.probes.iter().fold(0.0, |sum, p| sum + p.seconds)
     }
 }
 
