@@ -111,7 +111,7 @@ impl PartialLength {
 /// The plies of the first question about `position`, which `winner` wins: the least
 /// a game can last (0 if it is over, 1 if `winner` moves, else 2). Every question
 /// asked is that plus an even number.
-pub fn least_plies(position: &Position, winner: Color) -> u32 {
+fn least_plies(position: &Position, winner: Color) -> u32 {
     match position.winner() {
         Some(_) => 0,
         None if position.to_move() == winner => 1,

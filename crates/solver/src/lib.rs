@@ -58,7 +58,7 @@ pub use certificate::{
 pub use job::{run_job, JobOptions, JobOutcome, JobReport, Proven, ProvenSlot};
 pub use key::Key;
 pub use knowledge::{Knowledge, KnowledgeStats};
-pub use length::{check_earlier, least_plies, GameLength, PartialLength, Probe, Unanswered};
+pub use length::{check_earlier, GameLength, PartialLength, Probe, Unanswered};
 pub use limits::{Limits, Stop};
 pub use pn::Pn;
 pub use solution::{Phase, Progress, RootMove, SearchStats, Solution};

@@ -148,13 +148,17 @@ pub fn thousands(n: u64) -> String {
 /// Says which boards have no exact length, and what one would cost: the length
 /// search's nodes against the plain search's on the boards that have one (those of
 /// at least a million nodes, where the ratio settles), applied to theirs.
-fn length_not_computed(dir: &Path, results: &[Solved], text: &mut String) -> anyhow::Result<()> {
-    let mut missing = Vec::new();
-    for r in results {
-        if length_of(dir, r)?.is_none() {
-            missing.push(r);
-        }
-    }
+fn length_not_computed(
+    results: &[Solved],
+    separate: &[Option<Value>],
+    text: &mut String,
+) -> anyhow::Result<()> {
+    let missing: Vec<(&Solved, Option<&Value>)> = results
+        .iter()
+        .zip(separate)
+        .map(|(r, run)| (r, run.as_ref()))
+        .filter(|&(r, run)| length_of(r, run).is_none())
+        .collect();
     if missing.is_empty() {
         return Ok(());
     }
@@ -171,9 +175,9 @@ fn length_not_computed(dir: &Path, results: &[Solved], text: &mut String) -> any
         (lo.min(r), hi.max(r))
     });
     writeln!(text, "\nExact length not computed (\"-\" above):\n")?;
-    for r in missing {
-        if let Some(tried) = length_run(dir, &r.board)? {
-            writeln!(text, "- {}: {}", r.board, length_try(&r.board, &tried))?;
+    for (r, run) in missing {
+        if let Some(tried) = run {
+            writeln!(text, "- {}: {}", r.board, length_try(&r.board, tried))?;
             continue;
         }
         let nodes = r.json["stats"]["nodes"].as_f64().unwrap_or(0.0);
@@ -225,15 +229,16 @@ fn length_run(dir: &Path, board: &str) -> anyhow::Result<Option<Value>> {
     Ok(Some(json))
 }
 
-/// A result's exact length: its own, or a separate length search's, marked so.
-fn length_of(dir: &Path, result: &Solved) -> anyhow::Result<Option<String>> {
-    if let Some(plies) = result.json["length"].as_u64() {
-        return Ok(Some(plies.to_string()));
+/// A result's exact length: its own, or that of its separate length search
+/// (`length_run`), marked so.
+fn length_of(result: &Solved, separate: Option<&Value>) -> Option<String> {
+    match (result.json["length"].as_u64(), separate) {
+        (Some(plies), _) => Some(plies.to_string()),
+        (None, Some(run)) => run["length"]
+            .as_u64()
+            .map(|plies| format!("{plies} (separate run)")),
+        (None, None) => None,
     }
-    let separate = length_run(dir, &result.board)?;
-    Ok(separate
-        .and_then(|json| json["length"].as_u64())
-        .map(|plies| format!("{plies} (separate run)")))
 }
 
 /// What a separate length search that did not find the length got: the least length
@@ -367,6 +372,11 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
     }
     let results = read_results(dir)?;
     let published = read_published(dir)?;
+    // Each board's separate length search, read once for the table and the list.
+    let separate_runs = results
+        .iter()
+        .map(|r| length_run(dir, &r.board))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let mut text = String::new();
     writeln!(
         text,
@@ -395,7 +405,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
         "| board | winner | best first move | plies under perfect play | main line | nodes | seconds | wall seconds | threads | certificate bytes | published | machine |\n\
          | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
     )?;
-    for result in &results {
+    for (result, separate) in results.iter().zip(&separate_runs) {
         let json = &result.json;
         let stats = &json["stats"];
         let winner = json["winner"].as_str().unwrap_or("unknown");
@@ -416,7 +426,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
             "| [{board}]({board}.svg) | {} player ({winner}) | {} | {} | {line} | {} | {} | {} | {} | {}{} | {published_here} | {} |",
             order(winner),
             json["best_move"].as_str().unwrap_or(""),
-            length_of(dir, result)?.unwrap_or("-".to_string()),
+            length_of(result, separate.as_ref()).unwrap_or("-".to_string()),
             thousands(stats["nodes"].as_u64().unwrap_or(0)),
             decimal(&stats["seconds"], 2),
             decimal(&stats["wall_seconds"], 1),
@@ -430,7 +440,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
         let path = dir.join(format!("{}.svg", result.board));
         std::fs::write(&path, svg).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    length_not_computed(dir, &results, &mut text)?;
+    length_not_computed(&results, &separate_runs, &mut text)?;
     winning_first_moves(dir, &results, &mut text)?;
     let not_kept: Vec<&Solved> = results
         .iter()

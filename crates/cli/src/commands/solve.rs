@@ -353,7 +353,7 @@ fn earlier_answers(path: &Path, position: &Position) -> Result<(Color, Vec<Probe
     if json["position"] != position.to_string().as_str() {
         return Err(bad(format!(
             "a result of {}, not of {position}",
-            plain_text(&json["position"])
+            super::report::plain(&json["position"])
         )));
     }
     let winner = match json["winner"].as_str() {
@@ -377,13 +377,6 @@ fn earlier_answers(path: &Path, position: &Position) -> Result<(Color, Vec<Probe
     }
     check_earlier(position, winner, &answers).map_err(bad)?;
     Ok((winner, answers))
-}
-
-/// A JSON value as text, without a string's quotes.
-fn plain_text(value: &Value) -> String {
-    value
-        .as_str()
-        .map_or_else(|| value.to_string(), str::to_string)
 }
 
 fn probes_json(probes: &[Probe]) -> Vec<Value> {
