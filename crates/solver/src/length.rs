@@ -119,6 +119,16 @@ fn least_plies(position: &Position, winner: Color) -> u32 {
     }
 }
 
+/// The most plies among the answers "no".
+fn longest_no(answers: &[Probe]) -> Option<u32> {
+    answers.iter().filter(|p| !p.wins).map(|p| p.plies).max()
+}
+
+/// The fewest plies among the answers "yes".
+fn shortest_yes(answers: &[Probe]) -> Option<u32> {
+    answers.iter().filter(|p| p.wins).map(|p| p.plies).min()
+}
+
 /// Whether `earlier` can be answers of a length search of `position`, which `winner`
 /// wins: every question of the plies it asks, and every "no" below every "yes".
 /// Says what is wrong otherwise.
@@ -135,9 +145,7 @@ pub fn check_earlier(position: &Position, winner: Color, earlier: &[Probe]) -> R
             least + 4
         ));
     }
-    let no = earlier.iter().filter(|p| !p.wins).map(|p| p.plies).max();
-    let yes = earlier.iter().filter(|p| p.wins).map(|p| p.plies).min();
-    if let (Some(no), Some(yes)) = (no, yes) {
+    if let (Some(no), Some(yes)) = (longest_no(earlier), shortest_yes(earlier)) {
         if no >= yes {
             return Err(format!(
                 "a win within {yes} plies but none within {no}: not the answers of one position"
@@ -217,13 +225,8 @@ pub fn exact_length(
 ) -> Result<GameLength, (Stop, PartialLength)> {
     let started = Instant::now();
     let mut probes: Vec<Probe> = Vec::new();
-    let known_yes = earlier.iter().filter(|p| p.wins).map(|p| p.plies).min();
-    let mut plies = earlier
-        .iter()
-        .filter(|p| !p.wins)
-        .map(|p| p.plies + 2)
-        .max()
-        .unwrap_or_else(|| least_plies(position, winner));
+    let known_yes = shortest_yes(earlier);
+    let mut plies = longest_no(earlier).map_or_else(|| least_plies(position, winner), |no| no + 2);
     loop {
         if known_yes.is_some_and(|yes| yes <= plies) {
             // Answered before: the winner wins within these plies, not two fewer.
