@@ -42,7 +42,8 @@
 //! # What it costs
 //!
 //! - **Search overhead**: threads expand positions a single thread would never have
-//!   reached, and can prove the same subtree twice at the same time. The benchmark
+//!   reached, and could prove the same subtree twice at the same time (almost never
+//!   happens, see below). The benchmark
 //!   (`breakthrough bench solve --compare threads`, results/scaling-2core.json) prints
 //!   total nodes against the single thread's: on two cores 0.91x on 5x5 and 1.18x on
 //!   6x5, for speed-ups of 1.97x and 1.67x in wall time (each thread searches about
@@ -58,6 +59,26 @@
 //!   from the table at every iteration; steering only where the position leans
 //!   lost; factors 1.5 and 3; epsilon 1/2 and 1/8; Kaneko's cut-off of a thread
 //!   whose path another thread settled. None was better beyond the noise.
+//! - **Where the extra nodes come from** (6x5, two threads, measured with a build
+//!   that logged every first expansion): one thread expands 9.15 M distinct
+//!   positions (15.8 M nodes); two threads 10.7 M and 11.6 M (18.6 M and 20.3 M
+//!   nodes), yet only 1,155 and 2,043 positions were expanded afresh by both
+//!   threads. So the overhead is not the same work done twice: two threads build a
+//!   different, larger proof, about half of whose positions one thread never
+//!   expands. The table is not the cause either: with 8 GiB (a quarter full, few
+//!   replacements) one thread took 16.3 M nodes, two 17.5-19.4 M. Nor the
+//!   steering at the root: keeping each thread out of root moves another thread is
+//!   in gave 18.5-19.2 M (four runs). Not steering at the depths where the side to
+//!   move wins 6x5 (where the steered thread speculates on moves the proof does
+//!   not need) gave about 3% fewer nodes (median of four 17.9 M against 18.4 M),
+//!   but the search would have to know the winner beforehand: the root's numbers
+//!   do not tell (its `phi` stays below its `delta` on 6x5, a second-player win,
+//!   as on 4x6, a first-player win). What the data point to instead is order: the
+//!   root's moves share positions through transpositions, so whichever is proven
+//!   first leaves the others less to do, and one thread's work on a root move
+//!   varies up to fourfold with the order (move 3 of 6x5: 0.99 M nodes on one
+//!   thread, 4.37 M and 1.00 M in two runs on two threads). Two threads prove two
+//!   moves at once, and each finds less of the other's work in the table.
 //! - **Memory traffic**: one more load per probe (the bucket's version), one atomic
 //!   write per store, and two per expansion on the busy counters. With one thread
 //!   the busy counters are not touched and the search visits exactly the nodes it
