@@ -57,7 +57,7 @@
 //!   that leans proven left to its thread and one that leans disproven followed
 //!   (18.6 M nodes and 16.5 s against 18.8 M and 16.2 s); re-reading the siblings
 //!   from the table at every iteration; steering only where the position leans
-//!   lost; factors 1.5 and 3; epsilon 1/2 and 1/8; Kaneko's cut-off of a thread
+//!   lost; factors 1.5, 3, 16 and 64; epsilon 1/2 and 1/8; Kaneko's cut-off of a thread
 //!   whose path another thread settled. None was better beyond the noise.
 //! - **Where the extra nodes come from** (6x5, two threads, measured with a build
 //!   that logged every first expansion): one thread expands 9.15 M distinct
