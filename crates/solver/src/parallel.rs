@@ -73,12 +73,14 @@
 //!   not need) gave about 3% fewer nodes (median of four 17.9 M against 18.4 M),
 //!   but the search would have to know the winner beforehand: the root's numbers
 //!   do not tell (its `phi` stays below its `delta` on 6x5, a second-player win,
-//!   as on 4x6, a first-player win). What the data point to instead is order: the
-//!   root's moves share positions through transpositions, so whichever is proven
-//!   first leaves the others less to do, and one thread's work on a root move
-//!   varies up to fourfold with the order (move 3 of 6x5: 0.99 M nodes on one
-//!   thread, 4.37 M and 1.00 M in two runs on two threads). Two threads prove two
-//!   moves at once, and each finds less of the other's work in the table.
+//!   as on 4x6, a first-player win). Nor proving the root's moves one at a time:
+//!   both threads kept in the same root move (no steering at the root) gave a
+//!   median of 19.7 M, and with no steering at depth 1 either (so that they split
+//!   at depth 2, below one root move and one reply) 17.7 M (five runs each,
+//!   against 18.5 M), about the 3% above. The rest, over 10%, is not explained: the
+//!   work on one root move varies up to fourfold from run to run (move 3 of 6x5:
+//!   0.99 M nodes on one thread, 4.37 M and 1.00 M in two runs on two threads), so
+//!   the proof two threads find is simply another one, and so far a larger one.
 //! - **Memory traffic**: one more load per probe (the bucket's version), one atomic
 //!   write per store, and two per expansion on the busy counters. With one thread
 //!   the busy counters are not touched and the search visits exactly the nodes it
