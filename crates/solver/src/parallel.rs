@@ -42,8 +42,8 @@
 //! # What it costs
 //!
 //! - **Search overhead**: threads expand positions a single thread would never have
-//!   reached, and could prove the same subtree twice at the same time (almost never
-//!   happens, see below). The benchmark
+//!   reached, and could prove the same subtree twice at the same time (they almost
+//!   never do, see below). The benchmark
 //!   (`breakthrough bench solve --compare threads`, results/scaling-2core.json) prints
 //!   total nodes against the single thread's: on two cores 0.91x on 5x5 and 1.18x on
 //!   6x5, for speed-ups of 1.97x and 1.67x in wall time (each thread searches about
@@ -57,8 +57,8 @@
 //!   that leans proven left to its thread and one that leans disproven followed
 //!   (18.6 M nodes and 16.5 s against 18.8 M and 16.2 s); re-reading the siblings
 //!   from the table at every iteration; steering only where the position leans
-//!   lost; factors 1.5, 3, 16 and 64; epsilon 1/2 and 1/8; Kaneko's cut-off of a thread
-//!   whose path another thread settled. None was better beyond the noise.
+//!   lost; factors 1.5, 3, 16 and 64; epsilon 1/2 and 1/8; Kaneko's cut-off of a
+//!   thread whose path another thread settled. None was better beyond the noise.
 //! - **Where the extra nodes come from** (6x5, two threads, measured with a build
 //!   that logged every first expansion): one thread expands 9.15 M distinct
 //!   positions (15.8 M nodes); two threads 10.7 M and 11.6 M (18.6 M and 20.3 M
@@ -80,7 +80,7 @@
 //!   against 18.5 M), about the 3% above. The rest, over 10%, is not explained: the
 //!   work on one root move varies up to fourfold from run to run (move 3 of 6x5:
 //!   0.99 M nodes on one thread, 4.37 M and 1.00 M in two runs on two threads), so
-//!   the proof two threads find is simply another one, and so far a larger one.
+//!   the proof two threads find is another one, on 6x5 usually a larger one.
 //! - **Memory traffic**: one more load per probe (the bucket's version), one atomic
 //!   write per store, and two per expansion on the busy counters. With one thread
 //!   the busy counters are not touched and the search visits exactly the nodes it
