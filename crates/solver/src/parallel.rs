@@ -61,9 +61,9 @@
 //!   thread whose path another thread settled. None was better beyond the noise.
 //! - **Where the extra nodes come from** (6x5, two threads, measured with a build
 //!   that logged every first expansion): one thread expands 9.15 M distinct
-//!   positions (15.8 M nodes); two threads 10.7 M and 11.6 M (18.6 M and 20.3 M
-//!   nodes), yet only 1,155 and 2,043 positions were expanded afresh by both
-//!   threads. So the overhead is not the same work done twice: two threads build a
+//!   positions (15.8 M nodes); two threads 11.6 M (20.3 M nodes), and 10.7 M
+//!   (18.6 M nodes) with root moves kept apart as below, yet only 2,043 and 1,155
+//!   positions were expanded afresh by both threads. So the overhead is not the same work done twice: two threads build a
 //!   different, larger proof, about half of whose positions one thread never
 //!   expands. The table is not the cause either: with 8 GiB (a quarter full, few
 //!   replacements) one thread took 16.3 M nodes, two 17.5-19.4 M. Nor the
