@@ -340,6 +340,9 @@ impl<'a> Dfpn<'a> {
         let result = loop {
             for child in children.iter().filter(|child| child.known.is_none()) {
                 self.table.prefetch(child.hash);
+                if let Some(proven) = self.proven {
+                    proven.prefetch(child.hash);
+                }
             }
             // Gather the children's numbers: ours are min of their delta, sum of their phi.
             let mut phi = Pn::INF;

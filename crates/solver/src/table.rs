@@ -191,6 +191,21 @@ pub struct SavedEntry {
     pub work: u32,
 }
 
+/// Starts loading the cache line that holds `value`: a hint only, for reads soon.
+#[inline]
+#[allow(unsafe_code)]
+pub(crate) fn prefetch_line<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: a prefetch never faults and changes no memory, and the pointer
+        // comes from a live reference anyway.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(value).cast::<i8>()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
+}
+
 /// The transposition table.
 pub struct Table {
     /// The buckets' words, from `first` on: each bucket is `BUCKET_WORDS` words,
@@ -245,21 +260,10 @@ impl Table {
     /// Starts loading a position's bucket into the cache, so that the probes of all
     /// children of a node overlap their memory latency instead of queueing.
     #[inline]
-    #[allow(unsafe_code)]
     pub fn prefetch(&self, hash: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let bucket: *const [AtomicU32; BUCKET_WORDS] = self.bucket(hash).0;
-            // SAFETY: a prefetch is only a hint: it never faults and changes no memory,
-            // and the pointer is to a live bucket of this table anyway.
-            unsafe {
-                _mm_prefetch::<_MM_HINT_T0>(bucket.cast::<i8>());
-                _mm_prefetch::<_MM_HINT_T0>(bucket.cast::<i8>().wrapping_add(64));
-            };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = hash;
+        let bucket = self.bucket(hash).0;
+        prefetch_line(&bucket[0]);
+        prefetch_line(&bucket[BUCKET_WORDS / 2]);
     }
 
     /// The stored numbers of a position, if it is in the table.
