@@ -96,10 +96,10 @@ impl Default for ProvenSet {
 }
 
 impl ProvenSet {
-    /// The filter's word and bit for a key.
+    /// The filter's word and bit for a key's hash ([`Key::hash`]).
     #[inline]
-    fn slot(&self, key: &Key) -> (&AtomicU64, u64) {
-        let bit = key.hash() % FILTER_BITS;
+    fn slot(&self, hash: u64) -> (&AtomicU64, u64) {
+        let bit = hash % FILTER_BITS;
         (&self.filter[(bit / 64) as usize], 1 << (bit % 64))
     }
 }
@@ -108,14 +108,13 @@ impl ProvenSlot {
     /// Starts loading what [`ProvenSlot::wins`] will read for the key of this hash.
     #[inline]
     pub fn prefetch(&self, hash: u64) {
-        let bit = hash % FILTER_BITS;
-        crate::table::prefetch_line(&self.0.filter[(bit / 64) as usize]);
+        crate::table::prefetch_line(self.0.slot(hash).0);
     }
 
     /// Whether the side to move wins a position proven elsewhere, if it is one.
     #[inline]
     pub fn wins(&self, key: &Key) -> Option<bool> {
-        let (word, bit) = self.0.slot(key);
+        let (word, bit) = self.0.slot(key.hash());
         // Acquire: a set bit was set after its key entered the map.
         if word.load(Ordering::Acquire) & bit == 0 {
             return None;
@@ -127,7 +126,7 @@ impl ProvenSlot {
     pub fn extend(&self, proven: &[(Key, bool)]) {
         for &(key, wins) in proven {
             self.0.map.insert(key, wins);
-            let (word, bit) = self.0.slot(&key);
+            let (word, bit) = self.0.slot(key.hash());
             word.fetch_or(bit, Ordering::Release);
         }
     }

@@ -63,10 +63,11 @@
 //!   that logged every first expansion): one thread expands 9.15 M distinct
 //!   positions (15.8 M nodes); two threads 11.6 M (20.3 M nodes), and 10.7 M
 //!   (18.6 M nodes) with root moves kept apart as below, yet only 2,043 and 1,155
-//!   positions were expanded afresh by both threads. So the overhead is not the same work done twice: two threads build a
-//!   different, larger proof, about half of whose positions one thread never
-//!   expands. The table is not the cause either: with 8 GiB (a quarter full, few
-//!   replacements) one thread took 16.3 M nodes, two 17.5-19.4 M. Nor the
+//!   positions were expanded afresh by both threads. So the overhead is not the
+//!   same work done twice: two threads build a different, larger proof, about half
+//!   of whose positions one thread never expands. The table is not the cause
+//!   either: with 8 GiB (a quarter full, few replacements) one thread took
+//!   16.3 M nodes, two 17.5-19.4 M. Nor the
 //!   steering at the root: keeping each thread out of root moves another thread is
 //!   in gave 18.5-19.2 M (four runs). Not steering at the depths where the side to
 //!   move wins 6x5 (where the steered thread speculates on moves the proof does
