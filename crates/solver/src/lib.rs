@@ -47,7 +47,7 @@ mod reference;
 mod solution;
 mod table;
 
-use breakthrough_engine::{Color, Position};
+use breakthrough_engine::{Board, Color, Position};
 
 pub use certificate::extract::{ExtractError, Proof};
 pub use certificate::top::{write_top, TopError, TopNode};
@@ -117,9 +117,19 @@ pub struct SolveOptions {
     pub length_earlier: Option<(Color, Vec<Probe>)>,
     /// Solve every move at the root (and, with `length`, find each one's length).
     pub all_moves: bool,
+    /// Deep df-pn's `D`, how much more a leaf near the root is taken to cost (0:
+    /// plain df-pn+); `None`, the default: the board's number of squares (see
+    /// [`SolveOptions::depth_bias_of`]).
+    pub depth_bias: Option<u32>,
 }
 
 impl SolveOptions {
+    /// The depth bias a search of `board` uses: [`SolveOptions::depth_bias`] or, by
+    /// default, the board's number of squares.
+    pub fn depth_bias_of(&self, board: Board) -> u32 {
+        self.depth_bias.unwrap_or_else(|| board.squares())
+    }
+
     /// The root's table key: the question the search answers.
     pub(crate) fn root_key(&self, root: &Position) -> Key {
         match self.within {
@@ -149,6 +159,7 @@ impl Default for SolveOptions {
             length: false,
             length_earlier: None,
             all_moves: false,
+            depth_bias: None,
         }
     }
 }
@@ -272,6 +283,7 @@ pub fn solve(
             observer,
         );
         search.phase = Phase::Proof;
+        search.depth_bias = options.depth_bias;
         let memory = options.proof_mb << 20;
         solution.proof = Some(match &solution.length {
             Some(found) => {

@@ -162,6 +162,39 @@ fn dfpn_agrees_with_reference_on_random_positions() {
     assert!(compared >= 600, "{compared}");
 }
 
+/// Deep df-pn's depth bias only orders the search: off, small, the default or large,
+/// the answers are the reference's and the certificates verify.
+#[test]
+fn the_depth_bias_never_changes_an_answer() {
+    let mut rng = fastrand::Rng::with_seed(31);
+    let mut compared = 0;
+    for size in ["4x4", "3x5", "5x5", "4x6", "6x5"] {
+        let board: Board = size.parse().unwrap();
+        for attempt in 0..40 {
+            let position = random_position(board, attempt, board.squares(), &mut rng);
+            let Some(position) = position else { continue };
+            let reference = run(&position, Algorithm::Reference, Some(500_000));
+            let Some(truth) = reference.winner else {
+                continue;
+            };
+            for depth_bias in [Some(0), Some(3), None, Some(100)] {
+                let options = SolveOptions {
+                    proof: true,
+                    depth_bias,
+                    ..options(Algorithm::Dfpn, Some(200_000))
+                };
+                let solution = solve(&position, &options, &mut |_| {});
+                if solution.is_solved() {
+                    assert_eq!(solution.winner, Some(truth), "{position} {depth_bias:?}");
+                    check_certificate(&solution);
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared >= 300, "{compared}");
+}
+
 /// A random position of a game: `plies` random moves from the start, then random
 /// moves that avoid letting either side win at once, so that races are common.
 fn random_race_position(board: Board, rng: &mut fastrand::Rng) -> Option<Position> {

@@ -54,6 +54,14 @@ pub struct SolveArgs {
           value_parser = clap::value_parser!(u32).range(1..=6))]
     pub race_moves: u32,
 
+    /// Deep df-pn's depth bias D: a new position d plies below the root starts with
+    /// D - 1 - d added to both its proof and disproof numbers, so that the search
+    /// finishes the lines it is in before opening new ones near the root [default:
+    /// the board's number of squares]. 0 turns it off (plain df-pn with mobility),
+    /// for ablation.
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(0..=1000))]
+    pub depth_bias: Option<u32>,
+
     /// Transposition table size in MiB [default: 64 up to 20 squares, 256 up to 25
     /// (512 with --length), 2048 up to 30, else a quarter of the available memory,
     /// between 64 and 4096].
@@ -220,6 +228,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         length: args.length,
         length_earlier,
         all_moves: args.all_moves,
+        depth_bias: args.depth_bias,
         ..SolveOptions::default()
     };
 
@@ -602,6 +611,8 @@ fn report(
             "patterns": options.knowledge.patterns,
             "race_moves": options.knowledge.patterns.then_some(options.knowledge.race_moves),
             "epsilon": 1.0 / f64::from(options.inverse_epsilon),
+            "depth_bias": (options.algorithm == Algorithm::Dfpn)
+                .then(|| options.depth_bias_of(solution.position.board())),
             "table_mb": options.table_mb,
             "threads": options.threads,
             "max_nodes": options.limits.max_nodes,
