@@ -45,10 +45,14 @@
 //!   reached, and could prove the same subtree twice at the same time (they almost
 //!   never do, see below). The benchmark
 //!   (`breakthrough bench solve --compare threads`, results/scaling-2core.json) prints
-//!   total nodes against the single thread's: on two cores 0.91x on 5x5 and 1.18x on
-//!   6x5, for speed-ups of 1.97x and 1.67x in wall time (each thread searches about
-//!   as fast as one alone: 6x5 two threads expand 14% more distinct positions than
-//!   one, and enter them again 15% more often). With more threads than cores (so only
+//!   total nodes against the single thread's: on two cores 1.16x on 5x5 and 1.10x on
+//!   6x5, for speed-ups of 1.63x and 1.81x in wall time (each thread searches about
+//!   as fast as one alone). Before deep df-pn (`dfpn::depth_bias`), which took
+//!   fewer nodes on either thread count, the same benchmark measured 0.91x and
+//!   1.18x, for 1.97x and 1.67x: the ratio follows which proof each search happens
+//!   to find. The measurements below are from before deep df-pn (6x5 two threads
+//!   then expanded 14% more distinct positions than one, and entered them again 15%
+//!   more often). With more threads than cores (so only
 //!   the nodes mean anything) an earlier version of the search measured 5x5 1.3-1.5x
 //!   on 4 and 8 threads, 1.6-1.75x on 16; 4x6 1.18x on 8; 6x5 1.65x on 16.
 //! - **Steering tried and not kept** (6x5 on two threads, alternating runs, medians
