@@ -755,10 +755,10 @@ fn length_and_all_moves_with_a_verified_certificate() {
 /// questions answered (all "no"), the one cut short, and the least length they allow.
 #[test]
 fn a_stopped_length_search_reports_its_questions() {
-    // 4x4 (length 14) on one thread: the solve takes 44 nodes, the questions up to
-    // 10 plies 84 more, so 200 nodes stop the question of 12 plies.
+    // 4x4 (length 14) on one thread: the solve takes 40 nodes, the questions up to
+    // 10 plies 36 more and the one of 12 plies 91, so 120 nodes stop that one.
     let args = ["solve", "4x4", "--length", "--threads", "1"];
-    let output = run(&[&args[..], &["--max-nodes", "200", "--json", "--quiet"]].concat());
+    let output = run(&[&args[..], &["--max-nodes", "120", "--json", "--quiet"]].concat());
     assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
     let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
     assert_eq!(json["winner"], "black");
@@ -774,7 +774,7 @@ fn a_stopped_length_search_reports_its_questions() {
     assert!(probes.iter().all(|p| p["wins"] == false));
     assert_eq!(search["unanswered"]["plies"], 12);
     assert_eq!(search["at_least"], 12);
-    let output = run(&[&args[..], &["--max-nodes", "200", "--quiet"]].concat());
+    let output = run(&[&args[..], &["--max-nodes", "120", "--quiet"]].concat());
     let text = stdout(&output);
     assert!(text.contains("second player (black) wins"), "{text}");
     assert!(
@@ -792,7 +792,7 @@ fn a_stopped_length_search_reports_its_questions() {
         &args[..],
         &[
             "--max-nodes",
-            "200",
+            "120",
             "--quiet",
             "--out",
             tried.to_str().unwrap(),

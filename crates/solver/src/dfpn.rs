@@ -239,25 +239,24 @@ impl<'a> Dfpn<'a> {
             None => self.rules_at(key).classify_leaf(position),
         };
         self.knowledge.count(verdict);
-        match verdict {
+        let moves = match verdict {
             Verdict::WinInOne | Verdict::RaceWin { .. } | Verdict::OutOfPlies => {
-                (Pn::ZERO, Pn::INF)
+                return (Pn::ZERO, Pn::INF);
             }
             Verdict::GameOver | Verdict::DoubleThreat | Verdict::UnstoppableThreat => {
-                (Pn::INF, Pn::ZERO)
+                return (Pn::INF, Pn::ZERO);
             }
-            Verdict::MustCapture { .. } | Verdict::Open => {
-                let moves = match verdict {
-                    Verdict::MustCapture { captures, .. } => captures,
-                    _ => position.move_count(),
-                };
-                let bias = self
-                    .depth_bias
-                    .unwrap_or_else(|| position.board().squares());
-                let extra = depth_bias(bias, depth);
-                (Pn::new(1 + extra), Pn::new(moves + extra))
-            }
-        }
+            Verdict::MustCapture { captures, .. } => captures,
+            Verdict::Open => position.move_count(),
+        };
+        let bias = self
+            .depth_bias
+            .unwrap_or_else(|| position.board().squares());
+        let extra = depth_bias(bias, depth);
+        (
+            Pn::new(extra.saturating_add(1)),
+            Pn::new(moves.saturating_add(extra)),
+        )
     }
 
     /// The figures now.

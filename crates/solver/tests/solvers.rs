@@ -396,7 +396,7 @@ fn limits_give_unknown_never_a_wrong_answer() {
 fn a_small_table_still_gives_right_answers() {
     // 1 MiB holds 32k entries; these proofs touch far more, so entries are evicted
     // all the time.
-    for size in ["3x5", "5x4", "3x6"] {
+    for size in ["4x5", "5x4", "3x6"] {
         let start = Position::start(size.parse().unwrap());
         let options = SolveOptions {
             table_mb: 1,
@@ -407,18 +407,17 @@ fn a_small_table_still_gives_right_answers() {
             small.stats.table.replacements > 0 || size == "5x4",
             "{size}"
         );
-        let truth = rules_only_wins(&start, &mut HashMap::new());
-        assert_eq!(
-            small.winner.map(|w| w == Color::White),
-            Some(truth),
-            "{size}"
-        );
+        // The reference search (checked against the rules-only search above):
+        // 4x5 is too large for that one here.
+        let truth = run(&start, Algorithm::Reference, None).winner;
+        assert!(truth.is_some(), "{size}");
+        assert_eq!(small.winner, truth, "{size}");
     }
 }
 
 #[test]
 fn progress_is_reported_on_long_searches() {
-    let start = Position::start("4x5".parse().unwrap());
+    let start = Position::start("3x6".parse().unwrap());
     let mut reports = 0;
     let solution = solve(&start, &options(Algorithm::Dfpn, None), &mut |p| {
         assert!(p.nodes > 0);
