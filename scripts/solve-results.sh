@@ -5,7 +5,7 @@
 # size); rerun the solve with --proof to get it.
 # Usage: scripts/solve-results.sh [BOARD ...]
 # Without boards: every board of the results table (the long ones last: 3x8 about
-# 7 minutes here, 4x6 6, 6x5 12, 7x5 20 and 7 GB of memory).
+# 3 minutes here, 4x6 2, 6x5 4, 7x5 8 and 7 GB of memory).
 # Boards in LENGTH_BOARDS (default: every board whose result has its exact length)
 # are solved with --length: the JSON gets the length under perfect play and the
 # certificate proves it. Boards in ALL_MOVES_BOARDS (default: the first-player wins
