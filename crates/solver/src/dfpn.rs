@@ -16,7 +16,7 @@
 //! nodes with it against without: 5x5 1.31 M against 1.39 M, 3x7 2.87 M against
 //! 2.73 M, 4x6 19.1 M against 16.7 M, 6x5 26.1 M against 15.8 M.
 
-use breakthrough_engine::{Position, Step, MAX_MOVES};
+use breakthrough_engine::{Board, Position, Step, MAX_MOVES};
 
 use crate::knowledge::{move_to_goal, Knowledge, Verdict};
 use crate::limits::Budget;
@@ -79,6 +79,13 @@ fn out_of_plies(position: &Position, key: &Key) -> Option<Verdict> {
 pub(crate) fn depth_bias(bias: u32, depth: usize) -> u32 {
     let depth = u32::try_from(depth).unwrap_or(u32::MAX);
     bias.saturating_sub(depth.saturating_add(1))
+}
+
+/// The `D` a search of `board` uses: `chosen`, or by default the board's number of
+/// squares.
+#[inline]
+pub(crate) fn bias_for(chosen: Option<u32>, board: Board) -> u32 {
+    chosen.unwrap_or_else(|| board.squares())
 }
 
 /// The child to descend into as the virtual numbers of [`Team::virtual_delta`] see it.
@@ -249,10 +256,7 @@ impl<'a> Dfpn<'a> {
             Verdict::MustCapture { captures, .. } => captures,
             Verdict::Open => position.move_count(),
         };
-        let bias = self
-            .depth_bias
-            .unwrap_or_else(|| position.board().squares());
-        let extra = depth_bias(bias, depth);
+        let extra = depth_bias(bias_for(self.depth_bias, position.board()), depth);
         (
             Pn::new(extra.saturating_add(1)),
             Pn::new(moves.saturating_add(extra)),

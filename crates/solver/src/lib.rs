@@ -127,7 +127,7 @@ impl SolveOptions {
     /// The depth bias a search of `board` uses: [`SolveOptions::depth_bias`] or, by
     /// default, the board's number of squares.
     pub fn depth_bias_of(&self, board: Board) -> u32 {
-        self.depth_bias.unwrap_or_else(|| board.squares())
+        dfpn::bias_for(self.depth_bias, board)
     }
 
     /// The root's table key: the question the search answers.
