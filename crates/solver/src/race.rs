@@ -25,6 +25,18 @@
 //! those of the two ranks in front of the goal can change that. The answers and
 //! moves are the search's own (a test compares the two on random positions); 6x5
 //! took 15.8 M nodes on one thread either way, in 36 s instead of 52 s.
+//!
+//! Where the time goes (5x5, one thread, 1.4 s): the four-move search made when a
+//! position is first expanded takes about 30% of the solve, the three-move search
+//! of every new leaf about 20%. Of the 466 k four-move searches, 267 k begin with
+//! both sides' nearest piece two moves from its goal (15% of those win); each costs
+//! about 27 three-move searches, one per move of ours and reply tried, since the
+//! first capture already refutes most moves. Tried and not kept, both with the same
+//! answers and so the same nodes: a per-thread cache of three-move answers (32 k
+//! slots, keyed by both armies), shared by the leaf searches and the four-move
+//! ones: 8.7% of 7.9 M look-ups hit, and the solve took 1.55 s against 1.41 s;
+//! trying first the reply that refuted the previous move (a killer reply): 8.5 M
+//! race searches against 7.2 M.
 
 use breakthrough_engine::{Bitboard, Board, Color, Position, Step};
 
