@@ -56,6 +56,10 @@ pub struct JobOptions {
     /// least this many positions (0: none), for other proofs to refer to once
     /// they are stored (see [`JobOutcome::Solved`]).
     pub export_min: u64,
+    /// Deep df-pn's `D` for the job's searches, counted from the job's root (see
+    /// [`crate::SolveOptions::depth_bias`]; `None`: the board's default, `Some(0)`:
+    /// none).
+    pub depth_bias: Option<u32>,
 }
 
 /// Positions proven elsewhere, as a map: key ([`Key::of`]) -> whether the side to
@@ -208,6 +212,7 @@ pub fn run_job(
     );
     let proven = options.proven.as_ref();
     search.proven = proven;
+    search.depth_bias = options.depth_bias;
     let mut outcome = search.search_root(position, key, options.thresholds);
     search.flush();
     let mut nodes = search.budget.nodes();
@@ -227,6 +232,7 @@ pub fn run_job(
                 &mut *search.observer,
             );
             rest.proven = proven;
+            rest.depth_bias = options.depth_bias;
             // Until its root loop runs, the numbers are the first search's.
             rest.root_numbers = (phi, delta);
             outcome = match rest.search_root(position, key, (Pn::INF, Pn::INF)) {
@@ -296,6 +302,7 @@ pub fn run_job(
         );
         extraction.phase = Phase::Proof;
         extraction.proven = proven;
+        extraction.depth_bias = options.depth_bias;
         let winner = if wins {
             position.to_move()
         } else {

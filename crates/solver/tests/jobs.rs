@@ -30,6 +30,7 @@ fn options(proven: Option<&Proven>) -> JobOptions {
         stop_proof: None,
         proven,
         export_min: 0,
+        depth_bias: None,
     }
 }
 
