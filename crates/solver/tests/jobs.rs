@@ -83,8 +83,13 @@ fn jobs_refer_to_positions_proven_elsewhere() {
         };
         let proven = proven_below(&position);
         let table = Table::with_megabytes(16);
-        let report = run_job(&table, &position, &options(Some(&proven)), &mut |_| {})
-            .expect("a job on a settled position");
+        // Both the campaign's jobs (no depth bias) and the default's.
+        let options = JobOptions {
+            depth_bias: [Some(0), None][checked % 2],
+            ..options(Some(&proven))
+        };
+        let report =
+            run_job(&table, &position, &options, &mut |_| {}).expect("a job on a settled position");
         let JobOutcome::Solved {
             wins,
             proof: Some(proof),
