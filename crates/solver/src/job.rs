@@ -202,17 +202,8 @@ pub fn run_job(
         stop: options.stop.clone(),
     };
     let key = Key::of(position);
-    let mut search = Dfpn::new(
-        table,
-        &team,
-        Budget::new(limits.clone()),
-        options.inverse_epsilon,
-        options.knowledge,
-        observer,
-    );
+    let mut search = job_search(table, &team, limits.clone(), options, observer);
     let proven = options.proven.as_ref();
-    search.proven = proven;
-    search.depth_bias = options.depth_bias;
     let mut outcome = search.search_root(position, key, options.thresholds);
     search.flush();
     let mut nodes = search.budget.nodes();
@@ -220,19 +211,11 @@ pub fn run_job(
         if phi != Pn::ZERO && delta != Pn::ZERO && nodes < options.min_nodes {
             // Past the thresholds, up to the minimum: the numbers it ends with are
             // the job's, and the position stays a leaf of the master's.
-            let mut rest = Dfpn::new(
-                table,
-                &team,
-                Budget::new(Limits {
-                    max_nodes: Some(options.min_nodes - nodes),
-                    ..limits.clone()
-                }),
-                options.inverse_epsilon,
-                options.knowledge,
-                &mut *search.observer,
-            );
-            rest.proven = proven;
-            rest.depth_bias = options.depth_bias;
+            let limits = Limits {
+                max_nodes: Some(options.min_nodes - nodes),
+                ..limits.clone()
+            };
+            let mut rest = job_search(table, &team, limits, options, &mut *search.observer);
             // Until its root loop runs, the numbers are the first search's.
             rest.root_numbers = (phi, delta);
             outcome = match rest.search_root(position, key, (Pn::INF, Pn::INF)) {
@@ -292,17 +275,8 @@ pub fn run_job(
             ..Limits::default()
         };
         let mut quiet = |_: &Progress| {};
-        let mut extraction = Dfpn::new(
-            table,
-            &team,
-            Budget::new(limits),
-            options.inverse_epsilon,
-            options.knowledge,
-            &mut quiet,
-        );
+        let mut extraction = job_search(table, &team, limits, options, &mut quiet);
         extraction.phase = Phase::Proof;
-        extraction.proven = proven;
-        extraction.depth_bias = options.depth_bias;
         let winner = if wins {
             position.to_move()
         } else {
@@ -347,6 +321,28 @@ pub fn run_job(
         exported,
     };
     Ok(report(solved, proof_nodes, proven_hits))
+}
+
+/// A search of the job's (its first, the rest up to its minimum, or its proof's
+/// extraction), with the job's rules, positions proven elsewhere and depth bias.
+fn job_search<'a>(
+    table: &'a Table,
+    team: &'a Team,
+    limits: Limits,
+    options: &'a JobOptions,
+    observer: &'a mut dyn FnMut(&Progress),
+) -> Dfpn<'a> {
+    let mut search = Dfpn::new(
+        table,
+        team,
+        Budget::new(limits),
+        options.inverse_epsilon,
+        options.knowledge,
+        observer,
+    );
+    search.proven = options.proven.as_ref();
+    search.depth_bias = options.depth_bias;
+    search
 }
 
 #[cfg(test)]
