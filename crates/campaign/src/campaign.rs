@@ -267,6 +267,7 @@ impl Campaign {
     /// The settings every job of a run of this campaign runs with.
     pub fn worker_settings(&self, options: &RunOptions) -> WorkerSettings {
         WorkerSettings {
+            board: self.root.board(),
             knowledge: if self.spec.patterns {
                 Knowledge {
                     patterns: true,
@@ -290,7 +291,7 @@ impl Campaign {
         options: &RunOptions,
         observer: &mut dyn FnMut(&Figures),
     ) -> Result<RunOutcome, CampaignError> {
-        let table = Table::with_megabytes(options.table_mb);
+        let table = Table::for_board(self.root.board(), options.table_mb);
         // The last clean stop's costliest entries: what the search below the leaves
         // had learned.
         if let Some(entries) = crate::warm::load(&self.dir) {

@@ -149,6 +149,7 @@ impl<'w> MpiMaster<'w> {
     /// Sends every worker rank the run's settings: jobs may follow.
     pub fn begin(&mut self, settings: &WorkerSettings) {
         let start = ToWorker::Start {
+            board: settings.board,
             knowledge: settings.knowledge,
             inverse_epsilon: settings.inverse_epsilon,
             echo: settings.echo,
@@ -332,11 +333,13 @@ pub fn serve(
     let (bytes, _) = master.receive_vec_with_tag::<u8>(TAG);
     let settings = match ToWorker::decode(&bytes).map_err(wire_error)? {
         ToWorker::Start {
+            board,
             knowledge,
             inverse_epsilon,
             echo,
             export_min,
         } => WorkerSettings {
+            board,
             knowledge,
             inverse_epsilon,
             halt: Default::default(),
@@ -351,7 +354,7 @@ pub fn serve(
             )))
         }
     };
-    let table = Table::with_megabytes(table_mb);
+    let table = Table::for_board(settings.board, table_mb);
     std::thread::scope(|scope| {
         let mut local = Local::start(scope, threads, &table, &settings);
         // News of committed positions, taken in batches at most once a second:

@@ -9,7 +9,7 @@ use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use breakthrough_engine::{Position, Step};
+use breakthrough_engine::{Board, Position, Step};
 use breakthrough_solver::{
     run_job, JobOptions, JobOutcome, Key, Knowledge, Pn, Progress, ProvenSlot, Table,
 };
@@ -104,6 +104,8 @@ pub trait Transport {
 /// The settings every job of a run shares.
 #[derive(Clone, Debug)]
 pub struct WorkerSettings {
+    /// The campaign's board: a worker's table is laid out for it.
+    pub board: Board,
     pub knowledge: Knowledge,
     pub inverse_epsilon: u32,
     /// Set to end the jobs in flight (the end of a run).

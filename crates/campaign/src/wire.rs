@@ -15,6 +15,8 @@ use crate::transport::{Done, Job, Outcome, Report};
 pub enum ToWorker {
     /// The run's settings, once, before the first job.
     Start {
+        /// The campaign's board, which the worker's table is laid out for.
+        board: Board,
         knowledge: Knowledge,
         inverse_epsilon: u32,
         /// Answer every job at once (a benchmark of the master).
@@ -74,6 +76,7 @@ struct WireKey {
 #[derive(Serialize, Deserialize)]
 enum WireToWorker {
     Start {
+        board: (u8, u8),
         patterns: bool,
         race_moves: u32,
         inverse_epsilon: u32,
@@ -140,19 +143,28 @@ enum WireToMaster {
 }
 
 fn position_out(position: &Position) -> WirePosition {
+    let (width, height) = board_out(position.board());
     WirePosition {
-        width: position.board().width() as u8,
-        height: position.board().height() as u8,
+        width,
+        height,
         white: position.pieces(Color::White).0,
         black: position.pieces(Color::Black).0,
         black_to_move: position.to_move() == Color::Black,
     }
 }
 
+fn board_out(board: Board) -> (u8, u8) {
+    (board.width() as u8, board.height() as u8)
+}
+
+fn board_in((width, height): (u8, u8)) -> Result<Board, WireError> {
+    Board::new(u32::from(width), u32::from(height))
+        .map_err(|err| WireError::Position(err.to_string()))
+}
+
 fn position_in(wire: &WirePosition) -> Result<Position, WireError> {
     let bad = |why: String| WireError::Position(why);
-    let board = Board::new(u32::from(wire.width), u32::from(wire.height))
-        .map_err(|err| bad(err.to_string()))?;
+    let board = board_in((wire.width, wire.height))?;
     let to_move = if wire.black_to_move {
         Color::Black
     } else {
@@ -204,11 +216,13 @@ impl ToWorker {
     pub fn encode(&self) -> Vec<u8> {
         encode(&match self {
             ToWorker::Start {
+                board,
                 knowledge,
                 inverse_epsilon,
                 echo,
                 export_min,
             } => WireToWorker::Start {
+                board: board_out(*board),
                 patterns: knowledge.patterns,
                 race_moves: knowledge.race_moves,
                 inverse_epsilon: *inverse_epsilon,
@@ -236,12 +250,14 @@ impl ToWorker {
     pub fn decode(bytes: &[u8]) -> Result<ToWorker, WireError> {
         Ok(match postcard::from_bytes(bytes)? {
             WireToWorker::Start {
+                board,
                 patterns,
                 race_moves,
                 inverse_epsilon,
                 echo,
                 export_min,
             } => ToWorker::Start {
+                board: board_in(board)?,
                 knowledge: Knowledge {
                     patterns,
                     race_moves,
@@ -420,6 +436,7 @@ mod tests {
         };
         assert_eq!(solved, vec![(key, true), (child, false)]);
         let start = ToWorker::Start {
+            board: Board::new(6, 6).unwrap(),
             knowledge: Knowledge {
                 patterns: true,
                 race_moves: 4,
@@ -429,6 +446,7 @@ mod tests {
             export_min: 12_345,
         };
         let ToWorker::Start {
+            board,
             knowledge,
             inverse_epsilon,
             echo,
@@ -439,13 +457,14 @@ mod tests {
         };
         assert_eq!(
             (
+                board,
                 knowledge.patterns,
                 knowledge.race_moves,
                 inverse_epsilon,
                 echo,
                 export_min
             ),
-            (true, 4, 4, true, 12_345)
+            (Board::new(6, 6).unwrap(), true, 4, 4, true, 12_345)
         );
         assert!(matches!(
             ToWorker::decode(&ToWorker::Quit.encode()).unwrap(),

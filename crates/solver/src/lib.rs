@@ -171,7 +171,7 @@ pub fn solve(
     observer: &mut dyn FnMut(&Progress),
 ) -> Solution {
     let started = std::time::Instant::now();
-    let table = Table::with_megabytes(options.table_mb);
+    let table = Table::for_board(position.board(), options.table_mb);
     let (outcome, stats) = match options.algorithm {
         Algorithm::Dfpn => parallel::search(position, options, &table, observer),
         Algorithm::Reference => {

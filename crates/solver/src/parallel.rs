@@ -75,6 +75,11 @@
 //!   above its depth bias, 1.10 M against 1.11 M. Nor another `D` for two threads
 //!   (medians of six): 0, 15, 25 and 35 took 1.40, 1.28, 1.13 and 1.03 M nodes in
 //!   1.02, 0.93, 0.90 and 0.91 s; fewer nodes at a larger `D`, each dearer.
+//!   Nor a busy child's `delta` raised by a constant instead of doubled (so that
+//!   threads part only where siblings are nearly level, deep in the tree): 5x5,
+//!   two threads, medians of ten alternating runs, `+2`, `+8` and `+32` per busy
+//!   thread took 1.12, 1.11 and 1.07 M nodes in 1.54, 1.35 and 1.44 s, against
+//!   1.03 M in 1.47 s doubled (a slower machine than the figures above).
 //! - **Where the extra nodes come from** (6x5, two threads, measured with a build
 //!   that logged every first expansion): one thread expands 9.15 M distinct
 //!   positions (15.8 M nodes); two threads 11.6 M (20.3 M nodes), and 10.7 M

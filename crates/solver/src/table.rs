@@ -1,36 +1,40 @@
 //! A bounded transposition table of proof and disproof numbers, shared by the
 //! search threads.
 //!
-//! Buckets of four entries; a position's bucket comes from its key's hash, and an
-//! entry matches only when its whole key matches, so a hash collision can never lend
-//! one position's proof to another. A full bucket gives up the entry that cost the
-//! least work to compute.
+//! A position's bucket comes from its key's hash, and an entry matches only when its
+//! whole key matches, so a hash collision can never lend one position's proof to
+//! another. A full bucket gives up the entry that cost the least work to compute.
+//!
+//! Two layouts, chosen by the board (see [`Table::for_board`]). A wide bucket holds
+//! four entries of seven 32-bit words (both armies in full) behind its lock word, in
+//! 116 bytes padded to two cache lines. On a board of at most 32 squares an army
+//! fits one word, and a narrow bucket holds three entries of five words behind its
+//! lock word: exactly one cache line, so a probe loads half the memory and a MiB
+//! holds 1.5 times the entries. Buckets of two wide entries in one line (as many
+//! entries per MiB as four in two, half the traffic) were measured on 6x5, one
+//! thread: 1.07x the nodes per second but 1.04x the nodes (more replacements); the
+//! narrow layout gains the traffic without the replacements (figures in the commit
+//! that added it and in the README).
 //!
 //! Threads share the table through a sequence lock per bucket: a writer takes the
 //! bucket's lock (its version goes odd) and releases it one version on; a reader
 //! takes no lock but reads again when the version moved under it. So a probe never
 //! sees half of one store and half of another, and costs one uncontended load more
-//! than an unshared table. A bucket is one lock word and four entries of seven
-//! 32-bit words: 116 bytes, padded to two cache lines like the unshared bucket it
-//! replaced, so a table of a given size holds as many entries as before. Buckets of
-//! two entries in one cache line (as many entries per MiB, half the memory traffic
-//! of a probe) were measured on 6x5, one thread, default table: 1.07x the nodes per
-//! second but 1.04x the nodes (more replacements), 1.03x in all; not kept.
+//! than an unshared table.
 //!
 //! A proven entry is final: a thread that comes back from a subtree with numbers it
 //! gathered before another thread proved the position does not overwrite the proof.
 
+use std::marker::PhantomData;
 use std::sync::atomic::{fence, AtomicU32, AtomicU64, Ordering};
+
+use breakthrough_engine::Board;
 
 use crate::{Key, Pn};
 
-const BUCKET: usize = 4;
-
-/// Words of an entry: white's army (2), black's army (2), phi, delta, and one word
-/// of the side to move (top 2 bits: 0 empty, 1 White, 2 Black), the key's horizon
-/// (8 bits) and the work (22 bits, saturating: 4 M nodes is enough to keep an
-/// entry in any bucket).
-const WORDS: usize = 7;
+/// The last word of an entry in either layout: the side to move (top 2 bits: 0
+/// empty, 1 White, 2 Black), the key's horizon (8 bits) and the work (22 bits,
+/// saturating: 4 M nodes is enough to keep an entry in any bucket).
 const WORK_BITS: u32 = 22;
 const WORK_MAX: u32 = (1 << WORK_BITS) - 1;
 const SIDE_SHIFT: u32 = 30;
@@ -73,54 +77,158 @@ impl Entry {
     fn is_final(&self) -> bool {
         self.phi == Pn::ZERO || self.delta == Pn::ZERO
     }
-}
 
-/// 32-bit words of a bucket: the sequence lock, then four entries of [`WORDS`]
-/// words, padded to 128 bytes (two cache lines). All zeros is an empty bucket.
-const BUCKET_WORDS: usize = 32;
+    fn meta(&self) -> u32 {
+        self.side << SIDE_SHIFT | u32::from(self.horizon) << WORK_BITS | self.work
+    }
 
-/// A bucket: a view of its words in the table.
-#[derive(Clone, Copy)]
-struct Bucket<'a>(&'a [AtomicU32; BUCKET_WORDS]);
-
-impl Bucket<'_> {
-    /// Reads slot `i`; the caller checks the version around it.
-    #[inline]
-    fn read(self, i: usize) -> Entry {
-        let w = |j: usize| self.0[1 + WORDS * i + j].load(Ordering::Relaxed);
-        let meta = w(6);
+    fn from_words(white: u64, black: u64, phi: u32, delta: u32, meta: u32) -> Entry {
         Entry {
-            white: u64::from(w(0)) | u64::from(w(1)) << 32,
-            black: u64::from(w(2)) | u64::from(w(3)) << 32,
-            phi: Pn::from_raw(w(4)),
-            delta: Pn::from_raw(w(5)),
+            white,
+            black,
+            phi: Pn::from_raw(phi),
+            delta: Pn::from_raw(delta),
             work: meta & WORK_MAX,
             side: meta >> SIDE_SHIFT,
             horizon: (meta >> WORK_BITS) as u8,
         }
     }
+}
 
-    /// Writes slot `i`; the caller holds the lock.
+/// How a bucket's 32-bit words hold its entries: word 0 is the sequence lock, the
+/// entries follow, and all zeros is an empty bucket.
+trait Layout {
+    /// Entries a bucket holds.
+    const SLOTS: usize;
+    /// Words of a bucket: a whole number of cache lines.
+    const WORDS: usize;
+    /// Whether an entry can hold the key (every key fits a wide entry).
+    fn fits(key: &Key) -> bool;
+    fn read(words: &[AtomicU32], slot: usize) -> Entry;
+    fn write(words: &[AtomicU32], slot: usize, entry: &Entry);
+}
+
+/// Four entries of seven words: white's army (2), black's army (2), phi, delta, and
+/// the meta word; 116 bytes padded to two cache lines.
+struct Wide;
+
+/// Three entries of five words (white's army, black's army, phi, delta, the meta
+/// word) for boards of at most 32 squares: one cache line.
+struct Narrow;
+
+impl Layout for Wide {
+    const SLOTS: usize = 4;
+    const WORDS: usize = 32;
+
     #[inline]
-    fn write(self, i: usize, entry: &Entry) {
-        let words = [
+    fn fits(_key: &Key) -> bool {
+        true
+    }
+
+    #[inline]
+    fn read(words: &[AtomicU32], slot: usize) -> Entry {
+        let w = |j: usize| words[1 + 7 * slot + j].load(Ordering::Relaxed);
+        Entry::from_words(
+            u64::from(w(0)) | u64::from(w(1)) << 32,
+            u64::from(w(2)) | u64::from(w(3)) << 32,
+            w(4),
+            w(5),
+            w(6),
+        )
+    }
+
+    #[inline]
+    fn write(words: &[AtomicU32], slot: usize, entry: &Entry) {
+        let values = [
             entry.white as u32,
             (entry.white >> 32) as u32,
             entry.black as u32,
             (entry.black >> 32) as u32,
             entry.phi.get(),
             entry.delta.get(),
-            entry.side << SIDE_SHIFT | u32::from(entry.horizon) << WORK_BITS | entry.work,
+            entry.meta(),
         ];
-        for (cell, word) in self.0[1 + WORDS * i..].iter().zip(words) {
-            cell.store(word, Ordering::Relaxed);
+        for (cell, value) in words[1 + 7 * slot..].iter().zip(values) {
+            cell.store(value, Ordering::Relaxed);
         }
+    }
+}
+
+impl Layout for Narrow {
+    const SLOTS: usize = 3;
+    const WORDS: usize = 16;
+
+    /// A key with a piece beyond square 32 would be cut short, and could then match
+    /// another position: it is never stored (nor found, since no stored army has
+    /// those bits).
+    #[inline]
+    fn fits(key: &Key) -> bool {
+        (key.white | key.black) >> 32 == 0
+    }
+
+    #[inline]
+    fn read(words: &[AtomicU32], slot: usize) -> Entry {
+        let w = |j: usize| words[1 + 5 * slot + j].load(Ordering::Relaxed);
+        Entry::from_words(u64::from(w(0)), u64::from(w(1)), w(2), w(3), w(4))
+    }
+
+    #[inline]
+    fn write(words: &[AtomicU32], slot: usize, entry: &Entry) {
+        let values = [
+            entry.white as u32,
+            entry.black as u32,
+            entry.phi.get(),
+            entry.delta.get(),
+            entry.meta(),
+        ];
+        for (cell, value) in words[1 + 5 * slot..].iter().zip(values) {
+            cell.store(value, Ordering::Relaxed);
+        }
+    }
+}
+
+/// A bucket: a view of its words in the table.
+struct Bucket<'a, L> {
+    words: &'a [AtomicU32],
+    layout: PhantomData<L>,
+}
+
+impl<L> Clone for Bucket<'_, L> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<L> Copy for Bucket<'_, L> {}
+
+impl<L: Layout> Bucket<'_, L> {
+    /// Reads slot `i`; the caller checks the version around it.
+    #[inline]
+    fn read(self, i: usize) -> Entry {
+        L::read(self.words, i)
+    }
+
+    /// Writes slot `i`; the caller holds the lock.
+    #[inline]
+    fn write(self, i: usize, entry: &Entry) {
+        L::write(self.words, i, entry);
+    }
+
+    /// Every slot, read without a lock (see [`Bucket::read_with`]); a layout of
+    /// fewer than four slots leaves the last ones empty.
+    #[inline]
+    fn slots(self) -> [Entry; 4] {
+        let mut slots = [Entry::default(); 4];
+        for (i, slot) in slots.iter_mut().enumerate().take(L::SLOTS) {
+            *slot = self.read(i);
+        }
+        slots
     }
 
     /// Runs `look` over the slots without a lock, again until no writer interfered.
     #[inline]
-    fn read_with<T>(self, look: impl Fn(Bucket) -> T) -> T {
-        let lock = &self.0[0];
+    fn read_with<T>(self, look: impl Fn(Self) -> T) -> T {
+        let lock = &self.words[0];
         loop {
             let before = lock.load(Ordering::Acquire);
             if before & 1 == 0 {
@@ -136,8 +244,8 @@ impl Bucket<'_> {
 
     /// Runs `change` with the bucket locked.
     #[inline]
-    fn write_with<T>(self, change: impl FnOnce(Bucket) -> T) -> T {
-        let lock = &self.0[0];
+    fn write_with<T>(self, change: impl FnOnce(Self) -> T) -> T {
+        let lock = &self.words[0];
         let version = loop {
             let version = lock.load(Ordering::Relaxed);
             if version & 1 == 0
@@ -211,11 +319,13 @@ pub(crate) fn prefetch_line<T>(value: &T) {
 
 /// The transposition table.
 pub struct Table {
-    /// The buckets' words, from `first` on: each bucket is `BUCKET_WORDS` words,
-    /// the first at a cache line's start.
+    /// The buckets' words, from `first` on: each bucket is its layout's `WORDS`
+    /// words, the first at a cache line's start.
     words: Box<[AtomicU32]>,
     first: usize,
     buckets: usize,
+    /// Narrow buckets (boards of at most 32 squares), else wide ones.
+    narrow: bool,
     used: AtomicU64,
     replacements: AtomicU64,
 }
@@ -226,47 +336,84 @@ impl std::fmt::Debug for Table {
     }
 }
 
+/// Calls `$body` with `$L` the table's layout (a type, so that each layout's code
+/// is compiled on its own, with its constants).
+macro_rules! with_layout {
+    ($table:expr, $L:ident => $body:expr) => {
+        if $table.narrow {
+            type $L = Narrow;
+            $body
+        } else {
+            type $L = Wide;
+            $body
+        }
+    };
+}
+
 impl Table {
-    /// A table of about `megabytes` MiB (at least one bucket). Its memory comes
-    /// zeroed from the allocator and is not touched here: the system provides each
-    /// page when the search first writes to it, so a table larger than the search
-    /// needs costs neither set-up time nor more than the pages it uses.
+    /// A table of about `megabytes` MiB (at least one bucket) of wide entries, which
+    /// hold any board's positions. Its memory comes zeroed from the allocator and is
+    /// not touched here: the system provides each page when the search first writes
+    /// to it, so a table larger than the search needs costs neither set-up time nor
+    /// more than the pages it uses.
     pub fn with_megabytes(megabytes: usize) -> Table {
+        Table::new(megabytes, false)
+    }
+
+    /// A table of about `megabytes` MiB for positions of `board`: of narrow entries
+    /// (1.5 times as many a MiB, a cache line a probe) when the board has at most 32
+    /// squares, else of wide ones.
+    pub fn for_board(board: Board, megabytes: usize) -> Table {
+        Table::new(megabytes, board.squares() <= 32)
+    }
+
+    fn new(megabytes: usize, narrow: bool) -> Table {
+        let bucket_words = if narrow { Narrow::WORDS } else { Wide::WORDS };
         let bytes = megabytes.saturating_mul(1 << 20);
-        let buckets = (bytes / (4 * BUCKET_WORDS)).max(1);
+        let buckets = (bytes / (4 * bucket_words)).max(1);
         // Words of four bytes: the allocator then hands out fresh zeroed pages (calloc),
         // where a type aligned to the cache line would be allocated and then zeroed
         // by writing every byte (the whole table touched before the search starts).
-        let words = bytemuck::zeroed_slice_box::<AtomicU32>(buckets * BUCKET_WORDS + 15);
+        let words = bytemuck::zeroed_slice_box::<AtomicU32>(buckets * bucket_words + 15);
         let first = (words.as_ptr() as usize).wrapping_neg() % 64 / 4;
         advise_huge_pages(&words);
         Table {
             words,
             first,
             buckets,
+            narrow,
             used: AtomicU64::new(0),
             replacements: AtomicU64::new(0),
         }
     }
 
+    /// Bucket number `index`.
     #[inline]
-    fn bucket(&self, hash: u64) -> Bucket<'_> {
+    fn bucket_at<L: Layout>(&self, index: usize) -> Bucket<'_, L> {
+        let start = self.first + index * L::WORDS;
+        Bucket {
+            words: &self.words[start..start + L::WORDS],
+            layout: PhantomData,
+        }
+    }
+
+    #[inline]
+    fn bucket<L: Layout>(&self, hash: u64) -> Bucket<'_, L> {
         // Multiply-shift maps the hash onto any bucket count without a division.
         let index = ((u128::from(hash) * self.buckets as u128) >> 64) as usize;
-        let start = self.first + index * BUCKET_WORDS;
-        match <&[AtomicU32; BUCKET_WORDS]>::try_from(&self.words[start..start + BUCKET_WORDS]) {
-            Ok(words) => Bucket(words),
-            Err(_) => unreachable!("a bucket is BUCKET_WORDS words"),
-        }
+        self.bucket_at(index)
     }
 
     /// Starts loading a position's bucket into the cache, so that the probes of all
     /// children of a node overlap their memory latency instead of queueing.
     #[inline]
     pub fn prefetch(&self, hash: u64) {
-        let bucket = self.bucket(hash).0;
-        prefetch_line(&bucket[0]);
-        prefetch_line(&bucket[BUCKET_WORDS / 2]);
+        with_layout!(self, L => {
+            let words = self.bucket::<L>(hash).words;
+            for line in (0..L::WORDS).step_by(16) {
+                prefetch_line(&words[line]);
+            }
+        })
     }
 
     /// The stored numbers of a position, if it is in the table.
@@ -280,12 +427,12 @@ impl Table {
     /// evaluated but never searched), if it is in the table.
     #[inline]
     pub(crate) fn probe_with_work(&self, key: &Key, hash: u64) -> Option<(Pn, Pn, u32)> {
-        self.bucket(hash).read_with(|bucket| {
-            (0..BUCKET)
+        with_layout!(self, L => self.bucket::<L>(hash).read_with(|bucket| {
+            (0..L::SLOTS)
                 .map(|i| bucket.read(i))
                 .find(|e| e.holds(key))
                 .map(|e| (e.phi, e.delta, e.work))
-        })
+        }))
     }
 
     /// Stores the numbers of a position that took `work` nodes, and counts the
@@ -300,14 +447,21 @@ impl Table {
         work: u64,
         tally: &mut Tally,
     ) {
-        let entry = Entry::new(key, phi, delta, work);
-        self.bucket(hash).write_with(|bucket| {
-            let slots: [Entry; BUCKET] = std::array::from_fn(|i| bucket.read(i));
+        with_layout!(self, L => self.store_in::<L>(key, hash, Entry::new(key, phi, delta, work), tally))
+    }
+
+    #[inline]
+    fn store_in<L: Layout>(&self, key: &Key, hash: u64, entry: Entry, tally: &mut Tally) {
+        if !L::fits(key) {
+            return;
+        }
+        self.bucket::<L>(hash).write_with(|bucket| {
+            let slots = bucket.slots();
             let slot = match slots.iter().position(|e| e.holds(key)) {
                 Some(slot) if slots[slot].is_final() && !entry.is_final() => return,
                 Some(slot) => slot,
                 None => {
-                    let slot = (0..BUCKET)
+                    let slot = (0..L::SLOTS)
                         .min_by_key(|&i| (slots[i].side != 0, slots[i].work))
                         .unwrap_or(0);
                     if slots[slot].side == 0 {
@@ -369,19 +523,14 @@ impl Table {
 
     /// Calls `visit` with every used slot of the table.
     fn for_each_entry(&self, mut visit: impl FnMut(&Entry)) {
-        for index in 0..self.buckets {
-            let start = self.first + index * BUCKET_WORDS;
-            let Ok(words) =
-                <&[AtomicU32; BUCKET_WORDS]>::try_from(&self.words[start..start + BUCKET_WORDS])
-            else {
-                unreachable!("a bucket is BUCKET_WORDS words")
-            };
-            let slots: [Entry; BUCKET] =
-                Bucket(words).read_with(|b| std::array::from_fn(|i| b.read(i)));
-            for entry in slots.iter().filter(|entry| entry.side != 0) {
-                visit(entry);
+        with_layout!(self, L => {
+            for index in 0..self.buckets {
+                let slots = self.bucket_at::<L>(index).read_with(|bucket| bucket.slots());
+                for entry in slots.iter().filter(|entry| entry.side != 0) {
+                    visit(entry);
+                }
             }
-        }
+        })
     }
 
     /// Stores saved entries (from [`Table::entries`]), as the search would have.
@@ -412,7 +561,12 @@ impl Table {
     pub fn stats(&self) -> TableStats {
         TableStats {
             bytes: (self.words.len() * 4) as u64,
-            capacity: (self.buckets * BUCKET) as u64,
+            capacity: (self.buckets
+                * if self.narrow {
+                    Narrow::SLOTS
+                } else {
+                    Wide::SLOTS
+                }) as u64,
             used: self.used.load(Ordering::Relaxed),
             replacements: self.replacements.load(Ordering::Relaxed),
         }
@@ -454,6 +608,11 @@ fn advise_huge_pages(_buckets: &[AtomicU32]) {}
 mod tests {
     use super::*;
 
+    /// One-bucket tables (everything collides) of each layout.
+    fn tiny() -> [Table; 2] {
+        [Table::new(0, false), Table::new(0, true)]
+    }
+
     fn key(white: u64, black: u64) -> Key {
         Key {
             white,
@@ -465,7 +624,12 @@ mod tests {
 
     #[test]
     fn colliding_keys_never_share_an_entry() {
-        let table = Table::with_megabytes(0); // one bucket: everything collides
+        for table in tiny() {
+            colliding_keys_in(&table);
+        }
+    }
+
+    fn colliding_keys_in(table: &Table) {
         let tally = &mut Tally::default();
         table.store(&key(1, 2), 0, Pn::ZERO, Pn::INF, 10, tally);
         assert_eq!(table.probe(&key(1, 2), 0), Some((Pn::ZERO, Pn::INF)));
@@ -479,24 +643,55 @@ mod tests {
 
     #[test]
     fn a_full_bucket_evicts_the_least_work() {
-        let table = Table::with_megabytes(0);
+        for table in tiny() {
+            let slots = table.stats().capacity;
+            let tally = &mut Tally::default();
+            let works = [50, 5, 70, 60];
+            for (i, work) in works.into_iter().take(slots as usize).enumerate() {
+                table.store(&key(i as u64 + 1, 0), 0, Pn::ONE, Pn::ONE, work, tally);
+            }
+            table.store(&key(99, 0), 0, Pn::ONE, Pn::ONE, 1, tally);
+            assert_eq!(table.probe(&key(2, 0), 0), None, "least work is evicted");
+            for kept in [1, 3, 4, 99].into_iter().filter(|&k| k <= slots || k == 99) {
+                assert!(table.probe(&key(kept, 0), 0).is_some());
+            }
+            table.add(tally);
+            assert_eq!(table.stats().used, slots);
+            assert_eq!(table.stats().replacements, 1);
+        }
+    }
+
+    #[test]
+    fn layouts_follow_the_board() {
+        let of = |text: &str| text.parse::<Board>().unwrap();
+        let narrow = Table::for_board(of("8x4"), 1).stats();
+        let wide = Table::for_board(of("3x11"), 1).stats();
+        assert_eq!(narrow.capacity, (1 << 20) / 64 * 3);
+        assert_eq!(wide.capacity, (1 << 20) / 128 * 4);
+        assert_eq!(Table::with_megabytes(1).stats(), wide);
+    }
+
+    /// A narrow table never stores a key with pieces beyond square 32 (cut to one
+    /// word, it could match another position), and so never finds one.
+    #[test]
+    fn a_narrow_table_refuses_wide_keys() {
+        let table = Table::new(1, true);
         let tally = &mut Tally::default();
-        for (i, work) in [50, 5, 70, 60].into_iter().enumerate() {
-            table.store(&key(i as u64 + 1, 0), 0, Pn::ONE, Pn::ONE, work, tally);
+        let low = key(0x1234, 0x10);
+        for high in [key(0x1234 | 1 << 40, 0x10), key(0x1234, 0x10 | 1 << 33)] {
+            table.store(&high, 7, Pn::ZERO, Pn::INF, 9, tally);
+            assert_eq!(table.probe(&high, 7), None);
+            assert_eq!(table.probe(&low, 7), None);
         }
-        table.store(&key(99, 0), 0, Pn::ONE, Pn::ONE, 1, tally);
-        assert_eq!(table.probe(&key(2, 0), 0), None, "least work is evicted");
-        for kept in [1, 3, 4, 99] {
-            assert!(table.probe(&key(kept, 0), 0).is_some());
-        }
+        table.store(&low, 7, Pn::new(2), Pn::new(3), 9, tally);
+        assert_eq!(table.probe(&low, 7), Some((Pn::new(2), Pn::new(3))));
         table.add(tally);
-        assert_eq!(table.stats().used, 4);
-        assert_eq!(table.stats().replacements, 1);
+        assert_eq!(table.stats().used, 1);
     }
 
     #[test]
     fn entries_keep_whole_keys_and_large_work() {
-        let table = Table::with_megabytes(0);
+        let table = Table::new(0, false);
         let tally = &mut Tally::default();
         let wide = Key {
             white: u64::MAX - 5,
@@ -506,7 +701,7 @@ mod tests {
         };
         table.store(&wide, 0, Pn::new(3), Pn::MAX_FINITE, u64::MAX, tally);
         assert_eq!(table.probe(&wide, 0), Some((Pn::new(3), Pn::MAX_FINITE)));
-        let slot = table.bucket(0).read(0);
+        let slot = table.bucket::<Wide>(0).read(0);
         assert_eq!((slot.work, slot.side, slot.horizon), (WORK_MAX, 2, 255));
         let plain = Key { horizon: 0, ..wide };
         assert_eq!(
@@ -520,7 +715,12 @@ mod tests {
     /// and of the work at the cut as many as fit.
     #[test]
     fn entries_are_those_of_the_most_work() {
-        let table = Table::with_megabytes(1);
+        for narrow in [false, true] {
+            most_work_in(&Table::new(1, narrow));
+        }
+    }
+
+    fn most_work_in(table: &Table) {
         let tally = &mut Tally::default();
         // Work 1 to 40, three entries of each.
         for n in 0..120u64 {
@@ -553,7 +753,12 @@ mod tests {
 
     #[test]
     fn a_proof_is_never_overwritten_by_open_numbers() {
-        let table = Table::with_megabytes(0);
+        for table in tiny() {
+            proofs_stay_in(&table);
+        }
+    }
+
+    fn proofs_stay_in(table: &Table) {
         let tally = &mut Tally::default();
         table.store(&key(1, 2), 0, Pn::INF, Pn::ZERO, 5, tally);
         table.store(&key(1, 2), 0, Pn::new(4), Pn::new(9), 50, tally);
@@ -594,10 +799,15 @@ mod tests {
     /// keys; a torn read would show numbers that belong to no store.
     #[test]
     fn concurrent_stores_are_never_seen_torn() {
-        let table = Table::with_megabytes(0);
+        for table in tiny() {
+            no_torn_reads_in(&table);
+        }
+    }
+
+    fn no_torn_reads_in(table: &Table) {
+        let slots = table.stats().capacity;
         std::thread::scope(|scope| {
             for thread in 0..4u64 {
-                let table = &table;
                 scope.spawn(move || {
                     let tally = &mut Tally::default();
                     for round in 0..20_000u64 {
@@ -618,7 +828,6 @@ mod tests {
                 });
             }
         });
-        let stats = table.stats();
-        assert_eq!(stats.used, 4);
+        assert_eq!(table.stats().used, slots);
     }
 }
