@@ -95,97 +95,79 @@ impl Entry {
     }
 }
 
-/// How a bucket's 32-bit words hold its entries: word 0 is the sequence lock, the
-/// entries follow, and all zeros is an empty bucket.
+/// How a bucket's 32-bit words hold its entries: word 0 is the sequence lock, then
+/// entries of each army in `ARMY_WORDS` words (low word first), phi, delta and the
+/// meta word; all zeros is an empty bucket.
 trait Layout {
-    /// Entries a bucket holds.
-    const SLOTS: usize;
+    /// Words of an army: 2 hold any board, 1 a board of at most 32 squares.
+    const ARMY_WORDS: usize;
     /// Words of a bucket: a whole number of cache lines.
     const WORDS: usize;
-    /// Whether an entry can hold the key (every key fits a wide entry).
-    fn fits(key: &Key) -> bool;
-    fn read(words: &[AtomicU32], slot: usize) -> Entry;
-    fn write(words: &[AtomicU32], slot: usize, entry: &Entry);
-}
+    const ENTRY_WORDS: usize = 2 * Self::ARMY_WORDS + 3;
+    /// Entries a bucket holds.
+    const SLOTS: usize = (Self::WORDS - 1) / Self::ENTRY_WORDS;
 
-/// Four entries of seven words: white's army (2), black's army (2), phi, delta, and
-/// the meta word; 116 bytes padded to two cache lines.
-struct Wide;
-
-/// Three entries of five words (white's army, black's army, phi, delta, the meta
-/// word) for boards of at most 32 squares: one cache line.
-struct Narrow;
-
-impl Layout for Wide {
-    const SLOTS: usize = 4;
-    const WORDS: usize = 32;
-
+    /// Whether an entry can hold the key. A key with a piece beyond what its armies'
+    /// words hold would be cut short, and could then match another position: it is
+    /// never stored (nor found, since no stored army has those bits).
     #[inline]
-    fn fits(_key: &Key) -> bool {
-        true
+    fn fits(key: &Key) -> bool {
+        Self::ARMY_WORDS == 2 || (key.white | key.black) >> 32 == 0
     }
 
     #[inline]
     fn read(words: &[AtomicU32], slot: usize) -> Entry {
-        let w = |j: usize| words[1 + 7 * slot + j].load(Ordering::Relaxed);
+        let first = 1 + Self::ENTRY_WORDS * slot;
+        let w = |j: usize| words[first + j].load(Ordering::Relaxed);
+        let army =
+            |at: usize| (0..Self::ARMY_WORDS).fold(0, |a, j| a | u64::from(w(at + j)) << (32 * j));
+        let numbers = 2 * Self::ARMY_WORDS;
         Entry::from_words(
-            u64::from(w(0)) | u64::from(w(1)) << 32,
-            u64::from(w(2)) | u64::from(w(3)) << 32,
-            w(4),
-            w(5),
-            w(6),
+            army(0),
+            army(Self::ARMY_WORDS),
+            w(numbers),
+            w(numbers + 1),
+            w(numbers + 2),
         )
     }
 
     #[inline]
     fn write(words: &[AtomicU32], slot: usize, entry: &Entry) {
-        let values = [
-            entry.white as u32,
-            (entry.white >> 32) as u32,
-            entry.black as u32,
-            (entry.black >> 32) as u32,
-            entry.phi.get(),
-            entry.delta.get(),
-            entry.meta(),
-        ];
-        for (cell, value) in words[1 + 7 * slot..].iter().zip(values) {
+        let mut values = [0u32; 7];
+        for j in 0..Self::ARMY_WORDS {
+            values[j] = (entry.white >> (32 * j)) as u32;
+            values[Self::ARMY_WORDS + j] = (entry.black >> (32 * j)) as u32;
+        }
+        let numbers = 2 * Self::ARMY_WORDS;
+        values[numbers] = entry.phi.get();
+        values[numbers + 1] = entry.delta.get();
+        values[numbers + 2] = entry.meta();
+        let first = 1 + Self::ENTRY_WORDS * slot;
+        let cells = &words[first..first + Self::ENTRY_WORDS];
+        for (cell, value) in cells.iter().zip(values) {
             cell.store(value, Ordering::Relaxed);
         }
     }
+}
+
+/// Four entries of seven words, 116 bytes padded to two cache lines.
+struct Wide;
+
+/// Three entries of five words, for boards of at most 32 squares: one cache line.
+struct Narrow;
+
+impl Layout for Wide {
+    const ARMY_WORDS: usize = 2;
+    const WORDS: usize = 32;
 }
 
 impl Layout for Narrow {
-    const SLOTS: usize = 3;
+    const ARMY_WORDS: usize = 1;
     const WORDS: usize = 16;
-
-    /// A key with a piece beyond square 32 would be cut short, and could then match
-    /// another position: it is never stored (nor found, since no stored army has
-    /// those bits).
-    #[inline]
-    fn fits(key: &Key) -> bool {
-        (key.white | key.black) >> 32 == 0
-    }
-
-    #[inline]
-    fn read(words: &[AtomicU32], slot: usize) -> Entry {
-        let w = |j: usize| words[1 + 5 * slot + j].load(Ordering::Relaxed);
-        Entry::from_words(u64::from(w(0)), u64::from(w(1)), w(2), w(3), w(4))
-    }
-
-    #[inline]
-    fn write(words: &[AtomicU32], slot: usize, entry: &Entry) {
-        let values = [
-            entry.white as u32,
-            entry.black as u32,
-            entry.phi.get(),
-            entry.delta.get(),
-            entry.meta(),
-        ];
-        for (cell, value) in words[1 + 5 * slot..].iter().zip(values) {
-            cell.store(value, Ordering::Relaxed);
-        }
-    }
 }
+
+// A bucket's slots are read into an array of four (see `Bucket::slots`).
+const _: () = assert!(Wide::SLOTS == 4 && Narrow::SLOTS == 3);
 
 /// A bucket: a view of its words in the table.
 struct Bucket<'a, L> {
