@@ -379,8 +379,12 @@ impl<'a> Dfpn<'a> {
             });
         });
         debug_assert!(!children.is_empty() && children.len() <= MAX_MOVES);
-        let parallel = self.team.is_parallel();
-        self.team.enter(hash);
+        // Busy marks and steering only near the root (see `STEER_DEPTH`).
+        let marked = self.team.steers_at(depth);
+        let steering = self.team.steers_at(depth + 1);
+        if marked {
+            self.team.enter(hash);
+        }
 
         let result = loop {
             for child in children.iter().filter(|child| child.known.is_none()) {
@@ -425,7 +429,7 @@ impl<'a> Dfpn<'a> {
                     second = c_delta;
                 }
                 delta = delta + c_phi;
-                if parallel {
+                if steering {
                     let seen = self.team.virtual_delta(child.hash, c_delta);
                     if seen < steer.least {
                         steer = Steer {
@@ -448,7 +452,7 @@ impl<'a> Dfpn<'a> {
             }
             // Steer away from other threads' subtrees, unless the child that leaves is
             // already over our threshold (then descending there would be no progress).
-            let (best, second, best_phi) = if parallel && steer.numbers.1 < th_phi {
+            let (best, second, best_phi) = if steering && steer.numbers.1 < th_phi {
                 (steer.index, steer.second, steer.numbers.0)
             } else {
                 (best, second, best_phi)
@@ -482,7 +486,9 @@ impl<'a> Dfpn<'a> {
             self.frames.resize_with(depth + 1, Vec::new);
         }
         self.frames[depth] = children;
-        self.team.leave(hash);
+        if marked {
+            self.team.leave(hash);
+        }
         let (phi, delta, step) = result?;
         let work = self.budget.nodes() - nodes_before + 1;
         self.store(&key, hash, (phi, delta), work);

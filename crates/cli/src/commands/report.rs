@@ -621,15 +621,29 @@ fn scaling_section(dir: &Path, text: &mut String) -> anyhow::Result<()> {
         let name = path
             .file_name()
             .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+        // A file assembled from several benchmark runs can have rows of different
+        // repeats: say the range, read off the rows.
+        let repeats: Vec<usize> = json["solve"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|row| row["runs"].as_array().map(Vec::len))
+            .collect();
+        let runs = match (repeats.iter().min(), repeats.iter().max()) {
+            (Some(least), Some(most)) if least != most => format!("{least} to {most}"),
+            _ => json["repeat"].to_string(),
+        };
         writeln!(
             text,
-            "### [{name}]({name})\n\n{}, {} runs each, table {}.\n",
+            "### [{name}]({name})\n\n{}, {runs} runs each, table {}.\n",
             json["machine"].as_str().unwrap_or("unknown machine"),
-            json["repeat"],
             json["tt_mb"]
                 .as_u64()
                 .map_or("as solve's default".to_string(), |mb| format!("{mb} MiB")),
         )?;
+        if let Some(note) = json["note"].as_str() {
+            writeln!(text, "{note}\n")?;
+        }
         writeln!(
             text,
             "| board | threads | winner | nodes | median s | speed-up | overhead |\n\
