@@ -106,8 +106,8 @@
 //!   the proof two threads find is another one, on 6x5 usually a larger one.
 //! - **Memory traffic**: one more load per probe (the bucket's version), one atomic
 //!   write per store, and two per expansion near the root on the busy counters
-//!   (none deeper than [`STEER_DEPTH`], whose figures the lines below predate). With one thread
-//!   the busy counters are not touched and the search visits exactly the nodes it
+//!   (none deeper than [`STEER_DEPTH`]; the figures below predate it). With one
+//!   thread the busy counters are not touched and the search visits exactly the nodes it
 //!   did before there were threads. The counters cost about 2% of a node: kept on
 //!   with one thread (where they steer next to nothing, 959,898 nodes against
 //!   961,750), 5x5 took 1.53 s against 1.50 s (medians of 7). Two threads search
@@ -139,7 +139,7 @@ const BUSY_COUNTERS: usize = 1 << 16;
 /// two atomic writes, and every steered choice a load per child, on counters the
 /// other threads write too. Measured with two threads, alternating runs: 6x5 from
 /// the start, 13 rounds in two runs, median 15.3 M nodes in 26.6 s at 12 against
-/// 16.1 M in 28.7 s steering at every depth (10: 15.8 M in 26.3 s, 16: 15.8 M in
+/// 16.1 M in 28.6 s steering at every depth (10: 15.8 M in 26.3 s, 16: 15.8 M in
 /// 28.3 s, 8: 15.7 M in 27.7 s); 5x5 from the start, 15 rounds, 1.08 M nodes in
 /// 1.40 s against 1.09 M in 1.51 s.
 pub(crate) const STEER_DEPTH: usize = 12;
