@@ -133,7 +133,8 @@ trait Layout {
 
     #[inline]
     fn write(words: &[AtomicU32], slot: usize, entry: &Entry) {
-        let mut values = [0u32; 7];
+        // The widest entry's words (an array length cannot be `Self::ENTRY_WORDS`).
+        let mut values = [0u32; Wide::ENTRY_WORDS];
         for j in 0..Self::ARMY_WORDS {
             values[j] = (entry.white >> (32 * j)) as u32;
             values[Self::ARMY_WORDS + j] = (entry.black >> (32 * j)) as u32;
@@ -543,12 +544,7 @@ impl Table {
     pub fn stats(&self) -> TableStats {
         TableStats {
             bytes: (self.words.len() * 4) as u64,
-            capacity: (self.buckets
-                * if self.narrow {
-                    Narrow::SLOTS
-                } else {
-                    Wide::SLOTS
-                }) as u64,
+            capacity: (self.buckets * with_layout!(self, L => L::SLOTS)) as u64,
             used: self.used.load(Ordering::Relaxed),
             replacements: self.replacements.load(Ordering::Relaxed),
         }
