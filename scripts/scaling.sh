@@ -2,6 +2,8 @@
 # Measures parallel scaling on this machine: df-pn on 1, 2, 4, ... threads up to
 # all cores, on 5x5, 4x6 and 6x5, the median of REPEAT runs (default 3) each.
 # Writes results/scaling-<cores>core.json and renders it into results/README.md.
+# COPIES=1 also runs n one-thread solves at once per thread count n (bench solve
+# --copies): what the machine itself gives n busy cores; n times the memory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -16,5 +18,5 @@ if [ "$((n / 2))" -ne "$cores" ] && [ "$cores" -gt 1 ]; then
   threads="$threads,$cores"
 fi
 ./target/release/breakthrough bench solve --compare threads --threads "$threads" \
-  --repeat "${REPEAT:-3}" --out "results/scaling-${cores}core.json"
+  --repeat "${REPEAT:-3}" ${COPIES:+--copies} --out "results/scaling-${cores}core.json"
 exec ./target/release/breakthrough report results --readme README.md

@@ -284,19 +284,30 @@ fn bench_solve_compares_thread_counts() {
         "1,2",
         "--tt-mb",
         "16",
+        "--copies",
         "--out",
         out.to_str().unwrap(),
     ]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let table = stdout(&output);
     assert!(
-        table.contains("speed-up") && table.contains("overhead"),
+        table.contains("speed-up") && table.contains("overhead") && table.contains("copies"),
         "{table}"
     );
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     let rows = json["solve"].as_array().unwrap();
-    assert_eq!(rows.len(), 4);
+    // Per board: one thread, two threads, two one-thread copies at once.
+    assert_eq!(rows.len(), 6);
+    let copies = &rows[2];
+    assert_eq!(
+        (copies["solver"].as_str(), copies["copies"].as_u64()),
+        (Some("copies"), Some(2))
+    );
+    assert_eq!(
+        copies["nodes"], rows[0]["nodes"],
+        "a copy is one thread's search"
+    );
     for row in rows {
         assert_eq!(row["winner"], "black");
         assert!(row["speed_up"].as_f64().unwrap() > 0.0);
@@ -313,6 +324,10 @@ fn bench_solve_compares_thread_counts() {
     let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
     assert!(readme.contains("## Parallel scaling"), "{readme}");
     assert!(readme.contains("| 4x5 | 2 | black |"), "{readme}");
+    assert!(
+        readme.contains("| 4x5 | 2 copies of 1 | black |"),
+        "{readme}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -360,6 +375,7 @@ fn solve_bad_input() {
     assert_input_error(&["solve", "4x4", "--time-limit", "1e30"], "too large");
     assert_input_error(&["bench", "solve", "--boards", "9x9"], "81 squares");
     assert_input_error(&["bench", "solve", "--time-limit", "0"], "positive");
+    assert_input_error(&["bench", "solve", "--copies"], "--compare threads");
 }
 
 #[test]
@@ -517,6 +533,7 @@ fn report_lists_the_winning_first_moves() {
         readme.contains("- 3x6: 1 of 3 win (a2-a3), 1 lose, 1 not settled (a campaign for each: [3x6-first-moves.json](3x6-first-moves.json))"),
         "{readme}"
     );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -941,4 +958,5 @@ fn campaign_survives_kill_9_and_sigterm() {
     assert_input_error(&args, "master.ckpt");
     assert_eq!(std::fs::read(&checkpoint).unwrap(), bytes);
     assert_input_error(&["campaign", "status", path], "master.ckpt");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -8,7 +8,7 @@
 //! slows them alike.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::{Command, ExitCode, Stdio};
 use std::time::Instant;
 
 use anyhow::{bail, Context};
@@ -25,6 +25,8 @@ use breakthrough_engine::Board;
 /// contestant, by wall time: with --compare threads, the speed-up and the search
 /// overhead (against the first thread count's, one thread by default); with
 /// --compare baseline, this build's speed-up and nodes against the --baseline build's.
+/// With --copies, each turn also runs n one-thread solves at once for each thread
+/// count n above the first, to show what the machine itself gives n busy cores.
 #[derive(Debug, Args)]
 pub struct SolveBenchArgs {
     /// The contestants: df-pn against the plain exhaustive reference solver, df-pn
@@ -63,6 +65,17 @@ pub struct SolveBenchArgs {
     #[arg(long, default_value_t = 1800.0)]
     pub time_limit: f64,
 
+    /// With --compare threads: each turn, also run n one-thread solves of the board
+    /// at once (separate processes, each with its own table) for each thread count n
+    /// above the first, and give their speed-up: n times one solve's median time
+    /// over the median time the n take together. That is what the machine gives n
+    /// busy cores at the moment (on a shared machine, often well under n), a yardstick
+    /// for how much of a parallel search's shortfall is the machine's; not a strict
+    /// bound, since the copies have a table each where threads share one. Takes n
+    /// times one solve's memory.
+    #[arg(long)]
+    pub copies: bool,
+
     /// Print one JSON object on stdout instead of the table.
     #[arg(long)]
     pub json: bool,
@@ -85,12 +98,13 @@ pub enum Compare {
 }
 
 /// A contestant: its name, the program, its thread count, and the `solve` flags that
-/// select it.
+/// select it; and how many such solves run at once (the machine's check, `--copies`).
 struct Contestant {
     name: String,
     program: PathBuf,
     threads: u32,
     flags: Vec<String>,
+    copies: u32,
 }
 
 impl Contestant {
@@ -102,6 +116,16 @@ impl Contestant {
             program: PathBuf::new(),
             threads,
             flags,
+            copies: 1,
+        }
+    }
+
+    /// `n` one-thread solves at once, shown under `n` threads.
+    fn copies(n: u32) -> Contestant {
+        Contestant {
+            threads: n,
+            copies: n,
+            ..Contestant::new("copies", 1, &["--algo", "dfpn"])
         }
     }
 
@@ -114,7 +138,13 @@ impl Contestant {
 }
 
 impl Compare {
-    fn contestants(self, threads: &[u32], this: &Path, baseline: &Path) -> Vec<Contestant> {
+    fn contestants(
+        self,
+        threads: &[u32],
+        copies: bool,
+        this: &Path,
+        baseline: &Path,
+    ) -> Vec<Contestant> {
         let of_this = match self {
             Compare::Reference => vec![
                 Contestant::new("dfpn", 1, &["--algo", "dfpn"]),
@@ -124,10 +154,22 @@ impl Compare {
                 Contestant::new("dfpn", 1, &["--algo", "dfpn"]),
                 Contestant::new("no-patterns", 1, &["--algo", "dfpn", "--no-patterns"]),
             ],
-            Compare::Threads => threads
-                .iter()
-                .map(|&n| Contestant::new("dfpn", n, &["--algo", "dfpn"]))
-                .collect(),
+            Compare::Threads => {
+                let mut all: Vec<Contestant> = threads
+                    .iter()
+                    .map(|&n| Contestant::new("dfpn", n, &["--algo", "dfpn"]))
+                    .collect();
+                if copies {
+                    let first = threads.first().copied().unwrap_or(1);
+                    all.extend(
+                        threads
+                            .iter()
+                            .filter(|&&n| n > first)
+                            .map(|&n| Contestant::copies(n)),
+                    );
+                }
+                all
+            }
             // Each thread count: the baseline first; the ratios are this build's.
             Compare::Baseline => {
                 return threads
@@ -153,42 +195,68 @@ impl Compare {
     }
 }
 
-/// One solve in a child process: its JSON report, and the whole process's wall time
-/// in seconds (start-up, table, search and exit, as a user waits for it).
+/// One solve in a child process (or the contestant's copies, all at once): the JSON
+/// report (the first copy's), and the whole process's wall time in seconds (start-up,
+/// table, search and exit, as a user waits for it; until the last copy ends).
 fn solve_once(
     board: &str,
     contestant: &Contestant,
     args: &SolveBenchArgs,
 ) -> anyhow::Result<(Value, f64)> {
     let flags = &contestant.flags;
-    let mut command = Command::new(&contestant.program);
-    command
-        .args(["solve", board, "--json", "--quiet"])
-        .args(flags)
-        .args(["--time-limit", &args.time_limit.to_string()]);
-    if let Some(mb) = args.tt_mb {
-        command.args(["--tt-mb", &mb.to_string()]);
-    }
     let started = Instant::now();
-    let output = command
-        .output()
+    let children = (0..contestant.copies.max(1))
+        .map(|_| {
+            let mut command = Command::new(&contestant.program);
+            command
+                .args(["solve", board, "--json", "--quiet"])
+                .args(flags)
+                .args(["--time-limit", &args.time_limit.to_string()])
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped());
+            if let Some(mb) = args.tt_mb {
+                command.args(["--tt-mb", &mb.to_string()]);
+            }
+            command
+                .spawn()
+                .with_context(|| format!("cannot run {}", contestant.program.display()))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    // Read one copy after another: a copy whose report outgrows its pipe waits for
+    // its turn after its search, and the turn ends with the last copy either way.
+    let outputs = children
+        .into_iter()
+        .map(std::process::Child::wait_with_output)
+        .collect::<std::io::Result<Vec<_>>>()
         .with_context(|| format!("cannot run {}", contestant.program.display()))?;
     let wall = started.elapsed().as_secs_f64();
-    if !matches!(output.status.code(), Some(0 | 3)) {
-        bail!(
-            "solve {board} {} by {} failed: {}",
-            flags.join(" "),
-            contestant.program.display(),
-            String::from_utf8_lossy(&output.stderr).trim()
-        );
+    let mut reports = Vec::with_capacity(outputs.len());
+    for output in outputs {
+        if !matches!(output.status.code(), Some(0 | 3)) {
+            bail!(
+                "solve {board} {} by {} failed: {}",
+                flags.join(" "),
+                contestant.program.display(),
+                String::from_utf8_lossy(&output.stderr).trim()
+            );
+        }
+        let report: Value = serde_json::from_slice(&output.stdout).with_context(|| {
+            format!(
+                "{} solve --json printed no JSON",
+                contestant.program.display()
+            )
+        })?;
+        reports.push(report);
     }
-    let report = serde_json::from_slice(&output.stdout).with_context(|| {
-        format!(
-            "{} solve --json printed no JSON",
-            contestant.program.display()
-        )
-    })?;
-    Ok((report, wall))
+    // Copies that did not all finish make the turn unsolved.
+    let first = reports.swap_remove(0);
+    if reports.iter().any(|r| r["status"] != first["status"]) {
+        let mut unsolved = first;
+        unsolved["status"] = Value::from("unknown");
+        return Ok((unsolved, wall));
+    }
+    Ok((first, wall))
 }
 
 /// What one contestant's runs on one board gave.
@@ -241,7 +309,12 @@ pub fn run(mut args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
         }
         (None, _) => PathBuf::new(),
     };
-    let contestants = args.compare.contestants(&args.threads, &this, &baseline);
+    if args.copies && args.compare != Compare::Threads {
+        return Err(InputError(anyhow::anyhow!("--copies is for --compare threads")).into());
+    }
+    let contestants = args
+        .compare
+        .contestants(&args.threads, args.copies, &this, &baseline);
     // Ratios by wall time: how much slower and bigger the baselines are, or how much
     // faster (and bigger) the search on more threads, or this build, is.
     let speed_up = matches!(args.compare, Compare::Threads | Compare::Baseline);
@@ -310,7 +383,8 @@ pub fn run(mut args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
             }
             let ratios = (!is_reference || args.compare == Compare::Threads).then(|| {
                 let time = if speed_up {
-                    reference.0 / wall_if_solved
+                    // n copies did n times one solve's work.
+                    f64::from(contestant.copies) * reference.0 / wall_if_solved
                 } else {
                     wall_if_solved / reference.0
                 };
@@ -343,6 +417,7 @@ pub fn run(mut args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
             let finite = |r: f64| r.is_finite().then_some(r);
             rows.push(json!({
                 "board": board, "solver": contestant.name, "threads": contestant.threads,
+                "copies": contestant.copies,
                 "program": contestant.program, "flags": contestant.flags,
                 "winner": winner, "status": last["status"],
                 "nodes": nodes, "median_seconds": seconds, "median_wall_seconds": wall,

@@ -613,7 +613,9 @@ fn scaling_section(dir: &Path, text: &mut String) -> anyhow::Result<()> {
         "`breakthrough bench solve --compare threads` (median seconds and nodes of the\n\
          runs: the whole process's wall time where the file has it, else the search's;\n\
          speed-up is one thread's median time over this one's, overhead this one's\n\
-         nodes over one thread's).\n"
+         nodes over one thread's). Rows of `n copies of 1` (`--copies`) are n one-thread\n\
+         solves run at once: their speed-up, n times one solve's time over theirs, is\n\
+         what the machine gave n busy cores during the benchmark.\n"
     )?;
     for path in files {
         let json: Value = serde_json::from_str(&std::fs::read_to_string(&path)?)
@@ -655,11 +657,16 @@ fn scaling_section(dir: &Path, text: &mut String) -> anyhow::Result<()> {
                     .as_f64()
                     .map_or("-".to_string(), |r| format!("{r:.2}x"))
             };
+            // The machine's check (`--copies`): n one-thread solves at once.
+            let threads = match row["copies"].as_u64() {
+                Some(copies) if copies > 1 => format!("{copies} copies of 1"),
+                _ => row["threads"].to_string(),
+            };
             writeln!(
                 text,
                 "| {} | {} | {} | {} | {:.2} | {} | {} |",
                 row["board"].as_str().unwrap_or("?"),
-                row["threads"],
+                threads,
                 row["winner"].as_str().unwrap_or("?"),
                 thousands(row["nodes"].as_f64().unwrap_or(0.0) as u64),
                 row["median_wall_seconds"]
