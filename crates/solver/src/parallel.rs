@@ -81,6 +81,11 @@
 //!   two threads, medians of ten alternating runs, `+2`, `+8` and `+32` per busy
 //!   thread took 1.12, 1.11 and 1.07 M nodes in 1.54, 1.35 and 1.44 s, against
 //!   1.03 M in 1.47 s doubled (a slower machine than the figures above).
+//!   With steering only near the root, 6x5 on two threads, five alternating runs
+//!   each: re-reading the children from the table at every iteration in the first
+//!   4 or 12 plies (where the threads meet), medians 15.46 M and 15.36 M nodes
+//!   against 14.91 M; `D` 40 and 22 instead of 30, 15.43 M and 20.18 M against
+//!   15.43 M.
 //! - **Where the extra nodes come from** (6x5, two threads, measured with a build
 //!   that logged every first expansion): one thread expands 9.15 M distinct
 //!   positions (15.8 M nodes); two threads 11.6 M (20.3 M nodes), and 10.7 M
