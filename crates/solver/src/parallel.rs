@@ -84,8 +84,9 @@
 //!   With steering only near the root, 6x5 on two threads, five alternating runs
 //!   each: re-reading the children from the table at every iteration in the first
 //!   4 or 12 plies (where the threads meet), medians 15.46 M and 15.36 M nodes
-//!   against 14.91 M; `D` 40 and 22 instead of 30, 15.43 M and 20.18 M against
-//!   15.43 M.
+//!   against 14.91 M (on sixteen 6x5 positions after two random plies, three
+//!   rounds, 19.01 M and 18.63 M against 18.22 M); `D` 40 and 22 instead of 30,
+//!   15.43 M and 20.18 M against 15.43 M.
 //! - **Where the extra nodes come from** (6x5, two threads, measured with a build
 //!   that logged every first expansion): one thread expands 9.15 M distinct
 //!   positions (15.8 M nodes); two threads 11.6 M (20.3 M nodes), and 10.7 M
