@@ -205,24 +205,32 @@ fn solve_once(
 ) -> anyhow::Result<(Value, f64)> {
     let flags = &contestant.flags;
     let started = Instant::now();
-    let children = (0..contestant.copies.max(1))
-        .map(|_| {
-            let mut command = Command::new(&contestant.program);
-            command
-                .args(["solve", board, "--json", "--quiet"])
-                .args(flags)
-                .args(["--time-limit", &args.time_limit.to_string()])
-                .stdin(Stdio::null())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped());
-            if let Some(mb) = args.tt_mb {
-                command.args(["--tt-mb", &mb.to_string()]);
+    let mut command = Command::new(&contestant.program);
+    command
+        .args(["solve", board, "--json", "--quiet"])
+        .args(flags)
+        .args(["--time-limit", &args.time_limit.to_string()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(mb) = args.tt_mb {
+        command.args(["--tt-mb", &mb.to_string()]);
+    }
+    let mut children = Vec::new();
+    for _ in 0..contestant.copies {
+        match command.spawn() {
+            Ok(child) => children.push(child),
+            Err(error) => {
+                // No copy is left running on its own.
+                for child in &mut children {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                }
+                return Err(error)
+                    .with_context(|| format!("cannot run {}", contestant.program.display()));
             }
-            command
-                .spawn()
-                .with_context(|| format!("cannot run {}", contestant.program.display()))
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
+        }
+    }
     // Read one copy after another: a copy whose report outgrows its pipe waits for
     // its turn after its search, and the turn ends with the last copy either way.
     let outputs = children
