@@ -17,6 +17,10 @@ done
 if [ "$((n / 2))" -ne "$cores" ] && [ "$cores" -gt 1 ]; then
   threads="$threads,$cores"
 fi
+copies=()
+if [ "${COPIES:-0}" = 1 ]; then
+  copies=(--copies)
+fi
 ./target/release/breakthrough bench solve --compare threads --threads "$threads" \
-  --repeat "${REPEAT:-3}" ${COPIES:+--copies} --out "results/scaling-${cores}core.json"
+  --repeat "${REPEAT:-3}" "${copies[@]}" --out "results/scaling-${cores}core.json"
 exec ./target/release/breakthrough report results --readme README.md

@@ -124,11 +124,11 @@
 //!   write per store, and two per expansion near the root on the busy counters
 //!   (none deeper than [`STEER_DEPTH`]; the figures below predate it). With one
 //!   thread the busy counters are not touched and the search visits exactly the
-//!   nodes it did before there were threads. The counters cost about 2% of a node: kept on
-//!   with one thread (where they steer next to nothing, 959,898 nodes against
-//!   961,750), 5x5 took 1.53 s against 1.50 s (medians of 7). Two threads search
-//!   1.83-1.91x as many nodes a second as one, 1.5-1.6x on short solves when the
-//!   machine is noisy.
+//!   nodes it did before there were threads. The counters cost about 2% of a
+//!   node: kept on with one thread (where they steer next to nothing, 959,898
+//!   nodes against 961,750), 5x5 took 1.53 s against 1.50 s (medians of 7). Two
+//!   threads search 1.83-1.91x as many nodes a second as one, 1.5-1.6x on short
+//!   solves when the machine is noisy.
 //! - **Non-determinism**: which thread proves what first depends on timing, so node
 //!   counts vary between runs and the proven best move may differ; the winner cannot
 //!   (every proof is sound, whoever found it), and tests check it against the
