@@ -135,12 +135,10 @@ impl Halt {
     }
 }
 
-/// The default of [`WorkerSettings::export_min`]. Measured on 40 consecutive parts
-/// of the 5x6 campaign (249 M positions, none exported then): had each exported its
-/// positions of proofs of at least 1,000 / 4,000 / 16,000 / 64,000 positions, the
-/// later ones among them would have referred to those instead of writing 42% / 34%
-/// / 24% / 14% of their positions, at 7,085 / 2,530 / 816 / 196 exports a part; every
-/// export costs a record in the store and in each worker's memory.
+/// The default of [`WorkerSettings::export_min`]: a lower bound saves parts more of
+/// the positions they would prove again, and costs more exports, each a record in
+/// the store and in each worker's memory (figures in `docs/performance.md`,
+/// "Campaigns").
 pub const DEFAULT_EXPORT_MIN: u64 = 10_000;
 
 /// The answer of a worker that does not search, for measuring what a master can

@@ -22,13 +22,10 @@ const MAGIC: &[u8; 8] = b"BTWARM\0\0";
 const VERSION: u16 = 1;
 const ENTRY: usize = 30;
 
-/// Entries below this work are cheap to find again: not saved. Measured with
-/// scripts/campaign-interrupt.sh (6x5, 2 threads, stopped by SIGTERM five times at
-/// the same moments with SEED 1, 2, 3; results/campaign-interrupt-6x5.txt): saving
-/// the entries of work at least 16, at most 4 M, the stopped campaigns took 1.35x,
-/// 1.34x and 1.31x the nodes of one run; of work at least 2, at most 16 M (all of
-/// them there), with the proof grace of `campaign::PROOF_GRACE`, 1.01x, 1.04x and
-/// 0.95x.
+/// Entries below this work are cheap to find again: not saved. With this threshold
+/// and the proof grace of `campaign::PROOF_GRACE`, a campaign stopped and continued
+/// takes about the nodes of one run (`scripts/campaign-interrupt.sh`; figures in
+/// `docs/performance.md`, "Campaigns").
 pub const MIN_WORK: u32 = 2;
 /// At most this many entries are saved (those of the most work): 480 MB on disk.
 /// Saving or loading them holds both the entries (40 bytes each in memory) and the

@@ -1,7 +1,7 @@
 //! The rules of Breakthrough on any `W`x`H` board with `W >= 2`, `H >= 4` and
 //! `W * H <= 64`, as bitboards: move generation by shifts and edge masks, play,
 //! game-over detection, an incremental Zobrist hash, the left-right mirror, the text
-//! formats of `RULES.md` and perft. No I/O.
+//! formats of `docs/RULES.md` and perft. No I/O.
 //!
 //! ```
 //! use breakthrough_engine::{perft, Board, Color, Position};

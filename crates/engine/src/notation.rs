@@ -1,4 +1,4 @@
-//! The position text format of `RULES.md` and a board diagram for people.
+//! The position text format of `docs/RULES.md` and a board diagram for people.
 //!
 //! `BBBBB/BBBBB/5/WWWWW/WWWWW w`: ranks from the top down, `W`/`B` pieces, decimal
 //! runs of empty squares, then the side to move.

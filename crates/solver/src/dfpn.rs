@@ -10,11 +10,9 @@
 //! search switches to a sibling. A new leaf's numbers are its mobility (df-pn+) plus
 //! a bias that shrinks with its depth (deep df-pn, see [`depth_bias`]).
 //!
-//! Tried and not kept: weak proof numbers (Ueda et al. 2008), `delta = max(phi of
-//! children) + (children not yet lost - 1)` instead of the sum, against the
-//! over-counting of positions reached by several paths. One thread, default tables,
-//! nodes with it against without: 5x5 1.31 M against 1.39 M, 3x7 2.87 M against
-//! 2.73 M, 4x6 19.1 M against 16.7 M, 6x5 26.1 M against 15.8 M.
+//! `delta` is the plain sum even though positions reached by several paths are
+//! counted twice: weak proof numbers, the usual remedy, took more nodes on the larger
+//! boards (`docs/performance.md`, "Tried and not kept").
 
 use breakthrough_engine::{Board, Position, Step, MAX_MOVES};
 
@@ -76,12 +74,9 @@ fn out_of_plies(position: &Position, key: &Key) -> Option<Verdict> {
 /// chosen on sets of positions after two random plies (one thread, nodes against
 /// plain df-pn+): best near 15-20 on boards 3 and 4 wide, 25-35 on 5 and 6 wide.
 ///
-/// A node costs more with it (6x5, one thread: 502 k nodes/s against 584 k): the
-/// search spends its nodes further from what it has seen, so more of a new node's
-/// children are new leaves, each classified with the race search. On 5x5 (one
-/// thread) 3.67 leaf classifications per node against 2.92 without (3.53 M against
-/// 4.07 M in all, for 0.96 M nodes against 1.39 M), while first expansions are the
-/// same share of the nodes (65% against 64%).
+/// A node costs more with it: the search spends its nodes further from what it has
+/// seen, so more of a new node's children are new leaves, each classified with the
+/// race search; it takes fewer nodes by more than that (`docs/performance.md`).
 #[inline]
 pub(crate) fn depth_bias(bias: u32, depth: usize) -> u32 {
     let depth = u32::try_from(depth).unwrap_or(u32::MAX);

@@ -26,16 +26,14 @@ pub struct Knowledge {
 }
 
 /// The default longest race win, chosen with `solve --race-moves K` on 5x5 and 6x5:
-/// on 6x5 (two threads) 3 took 33.5 M nodes and 51 s, 4 took 19.6 M and 47 s, 5 took
-/// 6.4 M and 62 s (the race search then does most of the work, at more cost per
-/// position than df-pn's).
+/// shorter races leave more to df-pn, longer ones cost the race search more than they
+/// save it (`docs/performance.md`, "Race rules").
 pub const DEFAULT_RACE_MOVES: u32 = 4;
 
 /// The longest race win df-pn looks for in a position it has just generated (each
 /// child of an expanded position); the longer ones, which cost more, only when it
-/// expands the position. On 5x5 with `--race-moves 4`: 1.35 M nodes in 4.1-5.0 s
-/// this way, 2.0 M in 4.6 s with 2 here, 0.82 M in 7.2-7.6 s with every race length
-/// looked for in every new position.
+/// expands the position: looking for every race length in every new position takes
+/// fewer nodes but more time (`docs/performance.md`, "Race rules").
 pub const LEAF_RACE_MOVES: u32 = 3;
 
 impl Default for Knowledge {

@@ -6,12 +6,11 @@
 //! over the same table, asked for `n` = 1 or 2, then two plies more each time (the
 //! winner's wins come every other ply). `L` is the first `n` whose answer is yes: its
 //! proof shows the winner always wins within `L` plies; the disproof of `L - 2`
-//! shows the loser always holds out `L - 1` plies. On 5x5 the questions up to 26
-//! plies took 9.4 M nodes and 12 s on two threads, the questions below 14 plies
-//! almost nothing; on 4x6 (31 plies) 120 M nodes, the last five questions 18-22 M
-//! each. A search that a limit stopped can be continued: a later one takes its
+//! shows the loser always holds out `L - 1` plies. The short questions cost almost
+//! nothing; the last few, near `L`, cost most (`docs/performance.md`, "Exact
+//! lengths"). A search that a limit stopped can be continued: a later one takes its
 //! answers and goes on from its last "no" (the table is not kept, so the question
-//! cut short starts over). Tightening from a loose bound downwards was not tried.
+//! cut short starts over).
 //!
 //! The certificate of a length is a pair of proofs (see [`crate::certificate`]): a
 //! win within `L` plies and a hold-out of `L - 1`, extracted like the plain proof.

@@ -3,7 +3,8 @@
 //!
 //! # The design, and why
 //!
-//! The field has measured two families (see `LITERATURE.md`):
+//! The field has measured two families (the papers are cited in
+//! `docs/design/parallel.md`):
 //!
 //! - **Shared-table df-pn** (Kaneko 2010; SPDFPN, Pawlewicz & Hayward 2013, 11.8x on
 //!   16 threads): threads search the same tree through one transposition table, so
@@ -37,102 +38,25 @@
 //! - A thread reads a position's children from the table when it enters the
 //!   position, and keeps their numbers while it stays there (see `Dfpn::mid`): what
 //!   another thread learns about a sibling meanwhile reaches it at its next visit.
-//!   That costs a little search (on 5x5, two threads took 4.2 M nodes either way
-//!   before the race search changed) and saves a probe per child and iteration.
+//!   That costs next to no search and saves a probe per child and iteration.
 //!
 //! # What it costs
 //!
 //! - **Search overhead**: threads expand positions a single thread would never have
-//!   reached, and could prove the same subtree twice at the same time (they almost
-//!   never do, see below). The benchmark
-//!   (`breakthrough bench solve --compare threads`, results/scaling-2core.json) prints
-//!   total nodes against the single thread's: on two cores 1.16x on 5x5 and 1.10x on
-//!   6x5, for speed-ups of 1.63x and 1.81x in wall time (each thread searches about
-//!   as fast as one alone). Before deep df-pn (`dfpn::depth_bias`), which took
-//!   fewer nodes on either thread count, the same benchmark measured 0.91x and
-//!   1.18x, for 1.97x and 1.67x: the ratio follows which proof each search happens
-//!   to find. The measurements below are from before deep df-pn (6x5 two threads
-//!   then expanded 14% more distinct positions than one, and entered them again 15%
-//!   more often). With more threads than cores (so only
-//!   the nodes mean anything) an earlier version of the search measured 5x5 1.3-1.5x
-//!   on 4 and 8 threads, 1.6-1.75x on 16; 4x6 1.18x on 8; 6x5 1.65x on 16.
-//! - **Steering tried and not kept** (6x5 on two threads, alternating runs, medians
-//!   of 7; two-thread node counts vary by +-10% from run to run): SPDFPN's virtual
-//!   outcome (Pawlewicz & Hayward 2013) instead of the factor, that is a busy child
-//!   that leans proven left to its thread and one that leans disproven followed
-//!   (18.6 M nodes and 16.5 s against 18.8 M and 16.2 s); re-reading the siblings
-//!   from the table at every iteration; steering only where the position leans
-//!   lost; factors 1.5, 3, 16 and 64; epsilon 1/2 and 1/8; Kaneko's cut-off of a
-//!   thread whose path another thread settled. None was better beyond the noise.
-//!   Nor a leader that is not steered (the single thread's search, with a helper
-//!   steered around it): median of five 18.09 M nodes against 18.11 M. A helper
-//!   that kept its unproven numbers in a table of its own (1 GiB) and shared only
-//!   its proofs took 19.6-24.4 M nodes and 22-27 s (six runs, with and without the
-//!   leader, against about 15 s): what the threads learn short of a proof is worth
-//!   sharing. With deep df-pn, on 5x5 (two threads, alternating runs, medians of
-//!   12): Kaneko's cut-off again (a thread re-reads its position's entry at every
-//!   iteration and leaves once another thread has settled it), 1.10 M nodes
-//!   against 1.05 M; the factor applied only to the part of a child's `delta`
-//!   above its depth bias, 1.10 M against 1.11 M. Nor another `D` for two threads
-//!   (medians of six): 0, 15, 25 and 35 took 1.40, 1.28, 1.13 and 1.03 M nodes in
-//!   1.02, 0.93, 0.90 and 0.91 s; fewer nodes at a larger `D`, each dearer.
-//!   Nor a busy child's `delta` raised by a constant instead of doubled (so that
-//!   threads part only where siblings are nearly level, deep in the tree): 5x5,
-//!   two threads, medians of ten alternating runs, `+2`, `+8` and `+32` per busy
-//!   thread took 1.12, 1.11 and 1.07 M nodes in 1.54, 1.35 and 1.44 s, against
-//!   1.03 M in 1.47 s doubled (a slower machine than the figures above).
-//!   With steering only near the root, 6x5 on two threads, five alternating runs
-//!   each: re-reading the children from the table at every iteration in the first
-//!   4 or 12 plies (where the threads meet), medians 15.46 M and 15.36 M nodes
-//!   against 14.91 M (on sixteen 6x5 positions after two random plies, three
-//!   rounds, 19.01 M and 18.63 M against 18.22 M); `D` 40 and 22 instead of 30,
-//!   15.43 M and 20.18 M against 15.43 M.
-//! - **Where the extra nodes come from** (6x5, two threads, measured with a build
-//!   that logged every first expansion): one thread expands 9.15 M distinct
-//!   positions (15.8 M nodes); two threads 11.6 M (20.3 M nodes), and 10.7 M
-//!   (18.6 M nodes) with root moves kept apart as below, yet only 2,043 and 1,155
-//!   positions were expanded afresh by both threads. So the overhead is not the
-//!   same work done twice: two threads build a different, larger proof, about half
-//!   of whose positions one thread never expands. The table is not the cause
-//!   either: with 8 GiB (a quarter full, few replacements) one thread took
-//!   16.3 M nodes, two 17.5-19.4 M. Nor the
-//!   steering at the root: keeping each thread out of root moves another thread is
-//!   in gave 18.5-19.2 M (four runs). Not steering at the depths where the side to
-//!   move wins 6x5 (where the steered thread speculates on moves the proof does
-//!   not need) gave about 3% fewer nodes (median of four 17.9 M against 18.4 M),
-//!   but the search would have to know the winner beforehand: the root's numbers
-//!   do not tell (its `phi` stays below its `delta` on 6x5, a second-player win,
-//!   as on 4x6, a first-player win). Nor proving the root's moves one at a time:
-//!   both threads kept in the same root move (no steering at the root) gave a
-//!   median of 19.7 M, and with no steering at depth 1 either (so that they split
-//!   at depth 2, below one root move and one reply) 17.7 M (five runs each,
-//!   against 18.5 M), about the 3% above. The rest, over 10%, is not explained: the
-//!   work on one root move varies up to fourfold from run to run (move 3 of 6x5:
-//!   0.99 M nodes on one thread, 4.37 M and 1.00 M in two runs on two threads), so
-//!   the proof two threads find is another one, on 6x5 usually a larger one.
-//!   Nor is the excess at any one depth or kind of node: on sixteen 6x5 positions
-//!   after two random plies (steering near the root only, two runs of two threads
-//!   against one of one), two threads expanded 1.22x the positions afresh, 1.09x
-//!   in plies 0-5, 1.25x in 6-11, 1.23x in 12-17, 1.17x in 18-23, and 1.24x where
-//!   the side that wins in the end is to move against 1.21x where it is not.
-//!   Nor do the threads spoil each other's numbers: of the stores over a searched,
-//!   unproven entry, 10-13% replace numbers the other thread wrote (6x5 and 5x5,
-//!   two runs each, a build that tagged each entry with its last writer), and
-//!   those lower its `phi` or `delta` less often than a thread's stores over its
-//!   own (33% against 43% on 6x5, 35-36% against 46% on 5x5; one thread 42-44%).
+//!   reached. They almost never prove the same subtree twice at the same time;
+//!   rather, two threads find another proof than one thread does, usually a larger
+//!   one, and the overhead follows which proof each search happens to find.
 //! - **Memory traffic**: one more load per probe (the bucket's version), one atomic
-//!   write per store, and two per expansion near the root on the busy counters
-//!   (none deeper than [`STEER_DEPTH`]; the figures below predate it). With one
-//!   thread the busy counters are not touched and the search visits exactly the
-//!   nodes it did before there were threads. The counters cost about 2% of a
-//!   node: kept on with one thread (where they steer next to nothing, 959,898
-//!   nodes against 961,750), 5x5 took 1.53 s against 1.50 s (medians of 7). Two
-//!   threads search 1.83-1.91x as many nodes a second as one, 1.5-1.6x on short
-//!   solves when the machine is noisy.
+//!   write per store, and two per expansion on the busy counters, above
+//!   [`STEER_DEPTH`] only. With one thread the busy counters are not touched and the
+//!   search visits exactly the nodes it did before there were threads.
 //! - **Non-determinism**: which thread proves what first depends on timing, so node
 //!   counts vary between runs and the proven best move may differ; the winner cannot
 //!   (every proof is sound, whoever found it), and tests check it against the
 //!   reference solver at 1, 2 and 4 threads.
+//!
+//! The measurements, and the steering variants tried and not kept, are in
+//! `docs/performance.md`; the design at more length in `docs/design/parallel.md`.
 
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -153,11 +77,8 @@ const BUSY_COUNTERS: usize = 1 << 16;
 /// parted above), and steering there only sends a thread to a second-best child
 /// near the frontier, speculation a single thread would not make; and every mark is
 /// two atomic writes, and every steered choice a load per child, on counters the
-/// other threads write too. Measured with two threads, alternating runs: 6x5 from
-/// the start, 13 rounds in two runs, median 15.3 M nodes in 26.6 s at 12 against
-/// 16.1 M in 28.6 s steering at every depth (10: 15.8 M in 26.3 s, 16: 15.8 M in
-/// 28.3 s, 8: 15.7 M in 27.7 s); 5x5 from the start, 15 rounds, 1.08 M nodes in
-/// 1.40 s against 1.09 M in 1.51 s.
+/// other threads write too. Twelve plies took the fewest nodes and seconds of the
+/// depths measured (`docs/performance.md`, "Parallel df-pn").
 pub(crate) const STEER_DEPTH: usize = 12;
 
 /// What the threads of one search share besides the table.

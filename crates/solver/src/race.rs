@@ -8,10 +8,9 @@
 //! puts an enemy piece one step from its goal must be captured at once, and two such
 //! pieces, or one that cannot be taken, end the try. Restricting the winner's moves
 //! can only miss wins, never invent them, and the opponent's replies are all
-//! searched, so a race win is a proof. (Until this search looked at the opponent's
-//! threats itself, the rule applied only while the opponent's nearest piece was at
-//! least `k` steps from its goal; without that condition 5x5 takes 2.7 M nodes
-//! instead of 4.0 M at `k = 3`, and 6x5 on two threads 33 M instead of 54 M.)
+//! searched, so a race win is a proof. Since the search handles the opponent's
+//! threats itself, it applies wherever the opponent stands, not only while the
+//! opponent's nearest piece is `k` steps from its goal.
 //!
 //! It works on the two armies as bare bitboards, without [`Position`]'s hash and move
 //! lists: a race query is made for every position df-pn meets, and visits tens of
@@ -23,20 +22,12 @@
 //! instead of searched move by move: a win in two is a step onto a square of the
 //! rank before the goal that no enemy piece attacks, and of the replies to it only
 //! those of the two ranks in front of the goal can change that. The answers and
-//! moves are the search's own (a test compares the two on random positions); 6x5
-//! took 15.8 M nodes on one thread either way, in 36 s instead of 52 s.
+//! moves are the search's own (a test compares the two on random positions), at
+//! the same nodes and a fraction of the time.
 //!
-//! Where the time goes (5x5, one thread, 1.4 s): the four-move search made when a
-//! position is first expanded takes about 30% of the solve, the three-move search
-//! of every new leaf about 20%. Of the 466 k four-move searches, 267 k begin with
-//! both sides' nearest piece two moves from its goal (15% of those win); each costs
-//! about 27 three-move searches, one per move of ours and reply tried, since the
-//! first capture already refutes most moves. Tried and not kept, both with the same
-//! answers and so the same nodes: a per-thread cache of three-move answers (32 k
-//! slots, keyed by both armies), shared by the leaf searches and the four-move
-//! ones: 8.7% of 7.9 M look-ups hit, and the solve took 1.55 s against 1.41 s;
-//! trying first the reply that refuted the previous move (a killer reply): 8.5 M
-//! race searches against 7.2 M.
+//! The race search still takes about half of a solve; where that time goes, and a
+//! cache of answers and a killer reply that were tried and not kept, are in
+//! `docs/performance.md` ("Race rules", "Tried and not kept").
 
 use breakthrough_engine::{Bitboard, Board, Color, Position, Step};
 

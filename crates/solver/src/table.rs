@@ -10,11 +10,10 @@
 //! 116 bytes padded to two cache lines. On a board of at most 32 squares an army
 //! fits one word, and a narrow bucket holds three entries of five words behind its
 //! lock word: exactly one cache line, so a probe loads half the memory and a MiB
-//! holds 1.5 times the entries. Buckets of two wide entries in one line (as many
-//! entries per MiB as four in two, half the traffic) were measured on 6x5, one
-//! thread: 1.07x the nodes per second but 1.04x the nodes (more replacements); the
-//! narrow layout gains the traffic without the replacements (figures in the commit
-//! that added it and in the README).
+//! holds 1.5 times the entries. Buckets of two wide entries in one line would halve
+//! the traffic too, but a bucket that small replaces more entries; the narrow layout
+//! gains the traffic without the replacements (`docs/design/table.md`,
+//! `docs/performance.md`).
 //!
 //! Threads share the table through a sequence lock per bucket: a writer takes the
 //! bucket's lock (its version goes odd) and releases it one version on; a reader
@@ -552,13 +551,11 @@ impl Table {
 }
 
 /// Asks Linux to back the (still untouched) allocation with 2 MiB pages: probes land
-/// anywhere in a table of gigabytes, and small pages make nearly each one a TLB miss.
-/// Measured on 5x5 with a 1 GiB table: see the commit that added it; and the system
-/// time of writing 4 GiB of table here: 10-11 s with huge pages, 18-19 s without.
-/// The price: a search of a few thousand positions still touches every 2 MiB page
-/// (7x4, 772 nodes, takes 1.6 s on its default 2 GiB table). Asking only once an
-/// eighth of the table was used made 5x5 slower (1.8-2.3 s of system time instead
-/// of 0.1-1.3): a region with small pages keeps getting small pages.
+/// anywhere in a table of gigabytes, and small pages make nearly each one a TLB miss;
+/// the system also clears fewer, larger pages faster. The price: a search of a few
+/// thousand positions still touches whole 2 MiB pages. It asks at once, because a
+/// region that got small pages keeps getting small pages (figures in
+/// `docs/performance.md`, "Table").
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
 fn advise_huge_pages(buckets: &[AtomicU32]) {

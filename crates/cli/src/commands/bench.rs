@@ -51,8 +51,8 @@ pub struct PerftBenchArgs {
     pub json: bool,
 }
 
-/// A perft case and its count. The quick counts are from `shared/data/perft.tsv`
-/// (independent implementations agree); the full ones are this engine's own counts,
+/// A perft case and its count. The quick counts are from
+/// `crates/engine/tests/data/perft.tsv` (independent implementations agree); the full ones are this engine's own counts,
 /// checked against the naive rules of the test suite (see the ignored test
 /// `deep_perft_matches_naive`), kept here as regression signatures.
 const FULL: &[(&str, u32, u64)] = &[("8x8", 7, 3_751_915_714), ("6x5", 8, 2_897_694_108)];
