@@ -13,8 +13,8 @@ pub const SPEC_FILE: &str = "campaign.json";
 const FORMAT: &str = "breakthrough-campaign";
 const VERSION: u32 = 1;
 
-/// Nodes per job unless the campaign says otherwise: see the crate's docs for the
-/// measurements behind it.
+/// Nodes per job unless the campaign says otherwise (`--job-nodes`; see
+/// `docs/campaigns.md`).
 pub const DEFAULT_JOB_NODES: u64 = 200_000;
 
 /// What a campaign solves, and under which rules; fixed for its whole life.

@@ -49,7 +49,7 @@ pub enum CampaignCommand {
 /// On a cluster: built with `--features mpi` (scripts/install-mpi.sh) and started
 /// by `mpirun -n N` or `srun`, rank 0 is the master and every other rank a worker
 /// with --threads threads and a --tt-mb table of its own; the same command continues
-/// with any number of ranks, or without MPI (README: "On a cluster").
+/// with any number of ranks, or without MPI (docs/campaigns.md).
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// The campaign's directory (created if missing).

@@ -38,8 +38,8 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t = AlgoArg::Dfpn)]
     pub algo: AlgoArg,
 
-    /// Threads for df-pn [default: all cores]. They share one table; see the solver
-    /// crate's `parallel` module for the design. The reference search uses one.
+    /// Threads for df-pn [default: all cores]. They share one table; see
+    /// docs/design/parallel.md for the design. The reference search uses one.
     #[arg(long, short = 't', value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
