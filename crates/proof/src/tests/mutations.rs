@@ -330,6 +330,8 @@ fn mutated_campaign_directories_are_refused_or_still_true() {
         "{report:?}"
     );
     let manifest = std::fs::read(dir.join(MANIFEST_FILE)).unwrap();
+    let parsed: Manifest = serde_json::from_slice(&manifest).unwrap();
+    assert_eq!(parsed.exports.len(), 1, "a part exports a position");
     let files = [TOP_FILE, "parts/0.cert", "parts/1.cert"];
     let mut rng = fastrand::Rng::with_seed(41);
     let mut oracle = Oracle::new();
