@@ -41,7 +41,7 @@ pub struct Certificate {
     pub(crate) claim: Claim,
     /// Positions expanded in the stream (finished games are not counted).
     pub(crate) positions: u64,
-    /// The uncompressed node stream (see [`format`](crate::format)).
+    /// The uncompressed node stream (see [`format`](mod@crate::format)).
     pub(crate) stream: Vec<u8>,
 }
 

@@ -7,7 +7,7 @@
 //! survives in it, so [`Certificate::verify`] needs only the engine's move
 //! generation; this crate depends on the engine and on small format crates alone.
 //!
-//! - [`format`]: the file formats, versions 1 and 2 (versioned, compressed,
+//! - [`format`](mod@format): the file formats, versions 1 and 2 (versioned, compressed,
 //!   checksummed), read strictly so that a proof has one spelling.
 //! - [`NodeWriter`]: what provers write a proof's node stream with.
 //! - [`Certificate::verify`]: the rules-only check of one proof ([`Claim`]: wins,

@@ -1,4 +1,4 @@
-//! The writer of a node stream (see [`format`](crate::format)): what every prover,
+//! The writer of a node stream (see [`format`](mod@crate::format)): what every prover,
 //! the solver's extraction and a campaign's top alike, writes a proof with.
 
 use breakthrough_engine::{Position, Step};

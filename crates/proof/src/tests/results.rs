@@ -27,7 +27,11 @@ fn verifies(path: &PathBuf) {
     if let Err(err) = verify_file(&bytes) {
         panic!("{}: {err}", path.display());
     }
-    eprintln!("{}: {:.2} s", path.display(), started.elapsed().as_secs_f64());
+    eprintln!(
+        "{}: {:.2} s",
+        path.display(),
+        started.elapsed().as_secs_f64()
+    );
 }
 
 #[test]
