@@ -10,8 +10,10 @@
 //! leaf that is free.
 
 use breakthrough_engine::{Color, Position, Step};
-use breakthrough_solver::{Key, Pn, TopNode};
+use breakthrough_solver::{Key, Pn};
 use hashbrown::{HashMap, HashSet};
+
+use crate::top::TopNode;
 
 /// Where a node stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

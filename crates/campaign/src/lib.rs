@@ -40,12 +40,12 @@ mod error;
 pub mod mpi;
 pub mod spec;
 pub mod store;
+pub mod top;
 pub mod transport;
 pub mod warm;
 pub mod wire;
 
 pub use campaign::{Campaign, Figures, RunOptions, RunOutcome, Settled, PROOF_GRACE};
-pub use certificate::{verify_certificate, CampaignReport, Rejected};
 pub use checkpoint::{Checkpoint, RunEnd, RunRecord, Sample};
 pub use error::CampaignError;
 pub use spec::{Spec, DEFAULT_JOB_NODES};

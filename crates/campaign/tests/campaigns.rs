@@ -3,11 +3,12 @@
 
 use std::path::{Path, PathBuf};
 
+use breakthrough_campaign::top::{write_top, TopNode};
 use breakthrough_campaign::{
-    verify_certificate, Campaign, CampaignError, Figures, RunOptions, RunOutcome, Spec,
-    DEFAULT_EXPORT_MIN,
+    Campaign, CampaignError, Figures, RunOptions, RunOutcome, Spec, DEFAULT_EXPORT_MIN,
 };
 use breakthrough_engine::{Board, Color, Position};
+use breakthrough_proof::{verify_directory, Certificate, Identity};
 use breakthrough_solver::{solve, Algorithm, Limits, SolveOptions};
 
 /// A fresh directory under the target's temporary directory.
@@ -69,7 +70,7 @@ fn run_with(
 }
 
 fn check_certificate(dir: &Path, winner: Color) {
-    let report = verify_certificate(dir).unwrap_or_else(|err| panic!("{}: {err}", dir.display()));
+    let report = verify_directory(dir).unwrap_or_else(|err| panic!("{}: {err}", dir.display()));
     assert_eq!(report.winner, winner);
 }
 
@@ -324,7 +325,7 @@ fn tampered_certificates_fail() {
     let mut dropped = parsed.clone();
     dropped["parts"].as_array_mut().unwrap().remove(0);
     std::fs::write(&manifest_path, dropped.to_string()).unwrap();
-    let err = verify_certificate(&dir).unwrap_err();
+    let err = verify_directory(&dir).unwrap_err();
     assert!(err.why.contains("no part proves"), "{err}");
     restore();
 
@@ -332,34 +333,34 @@ fn tampered_certificates_fail() {
     let mut other = parsed.clone();
     other["winner"] = serde_json::json!(winner.opponent().name());
     std::fs::write(&manifest_path, other.to_string()).unwrap();
-    assert!(verify_certificate(&dir).is_err());
+    assert!(verify_directory(&dir).is_err());
     restore();
 
     // A part pointing outside the directory.
     let mut outside = parsed.clone();
     outside["parts"][0] = serde_json::json!("../elsewhere.cert");
     std::fs::write(&manifest_path, outside.to_string()).unwrap();
-    assert!(verify_certificate(&dir).is_err());
+    assert!(verify_directory(&dir).is_err());
     restore();
 
     // A part replaced by another part (it proves another position).
     let (first, second) = (dir.join(&parts[0]), dir.join(&parts[1]));
     let kept = std::fs::read(&first).unwrap();
     std::fs::copy(&second, &first).unwrap();
-    let err = verify_certificate(&dir).unwrap_err();
+    let err = verify_directory(&dir).unwrap_err();
     assert!(err.why.contains("no part proves"), "{err}");
     // A flipped byte in a part.
     let mut bytes = kept.clone();
     let middle = bytes.len() / 2;
     bytes[middle] ^= 1;
     std::fs::write(&first, &bytes).unwrap();
-    let err = verify_certificate(&dir).unwrap_err();
+    let err = verify_directory(&dir).unwrap_err();
     assert!(err.file.ends_with(&parts[0]), "{err}");
     std::fs::write(&first, &kept).unwrap();
     check_certificate(&dir, winner);
 
     // A true proof of the same armies on a taller board: not a proof of this one.
-    let part = breakthrough_solver::Certificate::from_bytes(&kept).unwrap();
+    let part = Certificate::from_bytes(&kept).unwrap();
     let root = part.root();
     let taller = Position::try_from_parts(
         "4x6".parse().unwrap(),
@@ -376,7 +377,7 @@ fn tampered_certificates_fail() {
     let solved = solve(&taller, &options, &mut |_| {});
     let forged = solved.proof.expect("a proof").unwrap().to_bytes();
     std::fs::write(&first, &forged).unwrap();
-    let err = verify_certificate(&dir).unwrap_err();
+    let err = verify_directory(&dir).unwrap_err();
     assert!(err.why.contains("board"), "{err}");
     std::fs::write(&first, &kept).unwrap();
     check_certificate(&dir, winner);
@@ -395,7 +396,7 @@ fn parts_refer_to_stored_positions() {
     };
     let (winner, figures) = run_with(&dir, &start, 2000, &no_exports);
     assert_eq!(winner, Color::Black);
-    let report = verify_certificate(&dir).unwrap_or_else(|err| panic!("{err}"));
+    let report = verify_directory(&dir).unwrap_or_else(|err| panic!("{err}"));
     assert!(report.given_parts > 0, "no part takes another as given");
     assert!(
         figures.run_given > 0 && figures.run_proven_hits > 0,
@@ -404,10 +405,8 @@ fn parts_refer_to_stored_positions() {
 
     let manifest_path = dir.join("certificate.json");
     let (manifest, parsed, parts) = read_manifest(&manifest_path);
-    let read = |name: &str| {
-        breakthrough_solver::Certificate::from_bytes(&std::fs::read(dir.join(name)).unwrap())
-            .unwrap()
-    };
+    let read =
+        |name: &str| Certificate::from_bytes(&std::fs::read(dir.join(name)).unwrap()).unwrap();
     // A part that takes others as given, and one of those.
     let (taker, given) = parts
         .iter()
@@ -416,10 +415,10 @@ fn parts_refer_to_stored_positions() {
             given.first().map(|position| (name.clone(), *position))
         })
         .expect("a part with givens");
-    let given_key = breakthrough_solver::Key::of(&given);
+    let given_key = Identity::of(&given);
     let given_name = parts
         .iter()
-        .find(|name| breakthrough_solver::Key::of(read(name).root()) == given_key)
+        .find(|name| Identity::of(read(name).root()) == given_key)
         .expect("the given position's part is listed")
         .clone();
 
@@ -434,7 +433,7 @@ fn parts_refer_to_stored_positions() {
         .unwrap()
         .retain(|p| p.as_str() != Some(given_name.as_str()));
     std::fs::write(&manifest_path, dropped.to_string()).unwrap();
-    let err = verify_certificate(&dir).unwrap_err();
+    let err = verify_directory(&dir).unwrap_err();
     assert!(err.why.contains("no part"), "{err}");
     std::fs::write(&manifest_path, &manifest).unwrap();
 
@@ -442,11 +441,9 @@ fn parts_refer_to_stored_positions() {
     let taker_path = dir.join(&taker);
     let kept = std::fs::read(&taker_path).unwrap();
     let root = *read(&taker).root();
-    let circular =
-        breakthrough_solver::write_top(&root, winner, &mut |_| breakthrough_solver::TopNode::Given)
-            .unwrap();
+    let circular = write_top(&root, winner, &mut |_| TopNode::Given).unwrap();
     std::fs::write(&taker_path, circular.to_bytes()).unwrap();
-    let err = verify_certificate(&dir).unwrap_err();
+    let err = verify_directory(&dir).unwrap_err();
     assert!(err.why.contains("its own position"), "{err}");
     std::fs::write(&taker_path, &kept).unwrap();
     check_certificate(&dir, winner);
@@ -481,7 +478,7 @@ fn parts_prove_exported_positions() {
     let mut dropped = parsed.clone();
     dropped["exports"].as_object_mut().unwrap().remove(name);
     std::fs::write(&manifest_path, dropped.to_string()).unwrap();
-    let err = verify_certificate(&dir).unwrap_err();
+    let err = verify_directory(&dir).unwrap_err();
     assert!(err.why.contains("no part"), "{err}");
     restore();
 
@@ -493,7 +490,7 @@ fn parts_prove_exported_positions() {
         .unwrap()
         .push(serde_json::json!(start.to_string()));
     std::fs::write(&manifest_path, forged.to_string()).unwrap();
-    let err = verify_certificate(&dir).unwrap_err();
+    let err = verify_directory(&dir).unwrap_err();
     assert!(err.file.ends_with(name), "{err}");
     assert!(err.why.contains("does not prove"), "{err}");
     restore();
@@ -502,7 +499,7 @@ fn parts_prove_exported_positions() {
     let mut elsewhere = parsed.clone();
     elsewhere["exports"]["parts/elsewhere.cert"] = listed.clone();
     std::fs::write(&manifest_path, elsewhere.to_string()).unwrap();
-    let err = verify_certificate(&dir).unwrap_err();
+    let err = verify_directory(&dir).unwrap_err();
     assert!(err.why.contains("not one of its parts"), "{err}");
     restore();
     check_certificate(&dir, winner);

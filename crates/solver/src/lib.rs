@@ -49,12 +49,8 @@ mod table;
 
 use breakthrough_engine::{Board, Color, Position};
 
+pub use breakthrough_proof::{Certificate, Claim};
 pub use certificate::extract::{ExtractError, Proof};
-pub use certificate::top::{write_top, TopError, TopNode};
-pub use certificate::{
-    read_parts, verify_length, write_parts, Certificate, Claim, FormatError, VerifyError,
-    VerifyReport,
-};
 pub use job::{run_job, JobOptions, JobOutcome, JobReport, Proven, ProvenSlot};
 pub use key::Key;
 pub use knowledge::{Knowledge, KnowledgeStats};

@@ -4,9 +4,8 @@
 use std::collections::HashMap;
 
 use breakthrough_engine::{Board, Color, Position};
-use breakthrough_solver::{
-    check_earlier, solve, verify_length, Claim, Limits, Solution, SolveOptions,
-};
+use breakthrough_proof::verify_length;
+use breakthrough_solver::{check_earlier, solve, Claim, Limits, Solution, SolveOptions};
 
 #[allow(dead_code)]
 mod common;
@@ -284,7 +283,7 @@ fn check_length_certificate(solution: &Solution) {
     assert_eq!(reports[0].winner, solution.winner.unwrap());
     assert_eq!(reports[0].height, length, "the win takes the whole length");
     // Round trip through the file format.
-    let read = breakthrough_solver::read_parts(&proof.to_bytes()).unwrap();
+    let read = breakthrough_proof::read_parts(&proof.to_bytes()).unwrap();
     assert_eq!(read, parts);
 
     let mut end = *position;

@@ -8,10 +8,11 @@ use std::time::Duration;
 
 use anyhow::Context;
 use breakthrough_engine::{Color, Position};
+use breakthrough_proof::{Certificate, Claim};
 use breakthrough_solver::knowledge::DEFAULT_RACE_MOVES;
 use breakthrough_solver::{
-    check_earlier, solve, Algorithm, Certificate, Claim, GameLength, Knowledge, KnowledgeStats,
-    Limits, PartialLength, Phase, Pn, Probe, Proof, Solution, SolveOptions,
+    check_earlier, solve, Algorithm, GameLength, Knowledge, KnowledgeStats, Limits, PartialLength,
+    Phase, Pn, Probe, Proof, Solution, SolveOptions,
 };
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value};

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context;
-use breakthrough_solver::{read_parts, verify_length, Certificate, Claim, VerifyReport};
+use breakthrough_proof::{verify_directory, verify_file, Claim, FileReport, VerifyReport};
 use clap::Args;
 use serde_json::json;
 
@@ -78,7 +78,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
 /// the parts prove every position the top takes as given.
 fn verify_campaign(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let checked = breakthrough_campaign::verify_certificate(&args.file);
+    let checked = verify_directory(&args.file);
     let seconds = started.elapsed().as_secs_f64();
     match checked {
         Ok(report) => {
@@ -118,28 +118,9 @@ fn verify_campaign(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Reads and verifies every part of a certificate file; for a length certificate,
-/// also the length its parts prove together.
+/// also the length its parts prove together (see [`verify_file`]).
 pub fn check(bytes: &[u8]) -> anyhow::Result<(Vec<VerifyReport>, Option<u32>)> {
-    let parts = read_parts(bytes)?;
-    let reports = parts
-        .iter()
-        .enumerate()
-        .map(|(i, part)| {
-            part.verify()
-                .with_context(|| format!("part {} of {}", i + 1, parts.len()))
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    if let Some(top) = reports.iter().find(|r| r.claim == Claim::WinsGiven) {
-        anyhow::bail!(
-            "this is the top of a campaign's proof: it holds only given the {} positions \
-             that its parts prove; verify the campaign's directory instead",
-            top.given.len()
-        );
-    }
-    let length = match parts.first().map(Certificate::claim) {
-        Some(Claim::Wins) if parts.len() == 1 => None,
-        _ => Some(verify_length(&reports)?),
-    };
+    let FileReport { reports, length } = verify_file(bytes)?;
     Ok((reports, length))
 }
 

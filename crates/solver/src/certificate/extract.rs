@@ -23,9 +23,9 @@
 
 use breakthrough_engine::{Color, Move, Position, Step};
 
-use super::format::{replies_in_order, NodeWriter};
+use breakthrough_proof::{replies_in_order, Certificate, Claim, NodeWriter};
+
 use super::written::{Planned, WrittenPositions};
-use super::{Certificate, Claim};
 use crate::dfpn::{Dfpn, Seen};
 use crate::knowledge::move_to_goal;
 use crate::{Key, Pn, Stop};
@@ -85,12 +85,12 @@ impl Proof {
     }
 
     /// The file's bytes: version 1 for a plain win, version 2 with its parts for a
-    /// length (see [`crate::certificate`]).
+    /// length (see [`breakthrough_proof::format`]).
     pub fn to_bytes(&self) -> Vec<u8> {
         if self.certificate.claim() == Claim::Wins && self.hold.is_none() {
             self.certificate.to_bytes()
         } else {
-            super::write_parts(&self.parts())
+            breakthrough_proof::write_parts(&self.parts())
         }
     }
 
@@ -240,10 +240,7 @@ pub(crate) fn write_proof(
         winner,
         claim,
         positions: WrittenPositions::new(memory),
-        writer: NodeWriter {
-            given_tag: claim == Claim::WinsGiven,
-            ..NodeWriter::default()
-        },
+        writer: NodeWriter::new(claim),
         given: Vec::new(),
         given_seen: hashbrown::HashSet::new(),
         export_min,
@@ -355,7 +352,7 @@ impl Extractor<'_, '_> {
             left: u16::try_from(left).expect("a bound fits 16 bits"),
         };
         self.positions.plan(position, id, plan);
-        if self.export_min > 0 && ply > 0 && self.writer.expanded - id >= self.export_min {
+        if self.export_min > 0 && ply > 0 && self.writer.expanded() - id >= self.export_min {
             self.exported.push(*position);
         }
         Ok(height)

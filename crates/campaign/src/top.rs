@@ -3,15 +3,13 @@
 //!
 //! The top is a certificate with the claim [`Claim::WinsGiven`]: the winner's
 //! strategy down to positions marked "proven elsewhere". The verifier lists those
-//! positions ([`super::VerifyReport::given`]); the claim holds when each is proven
-//! won by the same side by a certificate of its own (of the position or of its
-//! mirror image: the rules are the same seen in a mirror).
+//! positions ([`breakthrough_proof::VerifyReport::given`]); the claim holds when
+//! each is proven won by the same side by a certificate of its own (of the position
+//! or of its mirror image: the rules are the same seen in a mirror).
 
 use breakthrough_engine::{Color, Position, Step};
+use breakthrough_proof::{replies_in_order, Certificate, Claim, NodeWriter};
 use hashbrown::HashMap;
-
-use super::format::{replies_in_order, NodeWriter};
-use super::{Certificate, Claim};
 
 /// What the top does at a position the winner's strategy reaches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,10 +50,7 @@ pub fn write_top(
         winner,
         decide,
         ids: HashMap::new(),
-        nodes: NodeWriter {
-            given_tag: true,
-            ..NodeWriter::default()
-        },
+        nodes: NodeWriter::new(Claim::WinsGiven),
     };
     if root.winner().is_none() {
         writer.node(root)?;
@@ -76,14 +71,17 @@ struct Writer<'d> {
     nodes: NodeWriter,
 }
 
+fn identity(position: &Position) -> (u64, u64, bool) {
+    (
+        position.pieces(Color::White).0,
+        position.pieces(Color::Black).0,
+        position.to_move() == Color::Black,
+    )
+}
+
 impl Writer<'_> {
     fn node(&mut self, position: &Position) -> Result<(), TopError> {
-        let identity = (
-            position.pieces(Color::White).0,
-            position.pieces(Color::Black).0,
-            position.to_move() == Color::Black,
-        );
-        if let Some(&id) = self.ids.get(&identity) {
+        if let Some(&id) = self.ids.get(&identity(position)) {
             self.nodes.refer(id);
             return Ok(());
         }
@@ -93,41 +91,47 @@ impl Writer<'_> {
                 self.nodes.given();
                 Ok(())
             }
-            (TopNode::Move(step), true) => {
-                let text = || position.to_move_text(step).to_string();
-                if !position.steps().contains(&step) {
-                    return Err(TopError::IllegalMove(position.to_string(), text()));
-                }
-                let id = self.nodes.expand();
-                self.ids.insert(identity, id);
-                self.nodes.winning_move(step);
-                let next = position.play_step(step);
-                match next.winner() {
-                    Some(side) if side == self.winner => Ok(()),
-                    Some(_) => Err(TopError::WrongSide(position.to_string(), text())),
-                    None => self.node(&next),
-                }
-            }
-            (TopNode::Replies, false) => {
-                let id = self.nodes.expand();
-                self.ids.insert(identity, id);
-                let replies = replies_in_order(position);
-                self.nodes.replies(replies.len());
-                for step in replies {
-                    let next = position.play_step(step);
-                    if next.winner().is_some() {
-                        let text = position.to_move_text(step).to_string();
-                        return Err(TopError::LoserWins(position.to_string(), text));
-                    }
-                    self.node(&next)?;
-                }
-                Ok(())
-            }
+            (TopNode::Move(step), true) => self.winning_move(position, step),
+            (TopNode::Replies, false) => self.replies(position),
             (_, true) => Err(TopError::NoMove(position.to_string())),
             (TopNode::Move(step), false) => Err(TopError::LoserMove(
                 position.to_string(),
                 position.to_move_text(step).to_string(),
             )),
         }
+    }
+
+    /// Expands a position where the winner plays `step`, and what follows.
+    fn winning_move(&mut self, position: &Position, step: Step) -> Result<(), TopError> {
+        let text = || position.to_move_text(step).to_string();
+        if !position.steps().contains(&step) {
+            return Err(TopError::IllegalMove(position.to_string(), text()));
+        }
+        let id = self.nodes.expand();
+        self.ids.insert(identity(position), id);
+        self.nodes.winning_move(step);
+        let next = position.play_step(step);
+        match next.winner() {
+            Some(side) if side == self.winner => Ok(()),
+            Some(_) => Err(TopError::WrongSide(position.to_string(), text())),
+            None => self.node(&next),
+        }
+    }
+
+    /// Expands a position of the loser, and what follows each of its replies.
+    fn replies(&mut self, position: &Position) -> Result<(), TopError> {
+        let id = self.nodes.expand();
+        self.ids.insert(identity(position), id);
+        let replies = replies_in_order(position);
+        self.nodes.replies(replies.len());
+        for step in replies {
+            let next = position.play_step(step);
+            if next.winner().is_some() {
+                let text = position.to_move_text(step).to_string();
+                return Err(TopError::LoserWins(position.to_string(), text));
+            }
+            self.node(&next)?;
+        }
+        Ok(())
     }
 }

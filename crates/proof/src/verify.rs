@@ -3,8 +3,9 @@
 
 use breakthrough_engine::{Color, Position, Step};
 
-use super::format::replies_in_order;
-use super::{Certificate, Claim};
+use crate::certificate::{Certificate, Claim};
+use crate::nodes::replies_in_order;
+use crate::varint::{self, VarintError};
 
 /// What a valid certificate contains.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,6 +38,23 @@ pub struct VerifyReport {
 }
 
 impl VerifyReport {
+    fn empty(certificate: &Certificate) -> VerifyReport {
+        VerifyReport {
+            root: certificate.root,
+            winner: certificate.winner,
+            claim: certificate.claim,
+            positions: 0,
+            winner_positions: 0,
+            loser_positions: 0,
+            loser_replies: 0,
+            transpositions: 0,
+            finished_games: 0,
+            height: 0,
+            depth_histogram: Vec::new(),
+            given: Vec::new(),
+        }
+    }
+
     /// The loser's mean number of legal moves at its positions in the proof.
     pub fn loser_branching(&self) -> f64 {
         self.loser_replies as f64 / self.loser_positions.max(1) as f64
@@ -71,6 +89,8 @@ pub enum Problem {
     EndOfStream,
     #[error("a number in the node stream is malformed")]
     BadNumber,
+    #[error("a number in the node stream is not in its shortest form")]
+    OverlongNumber,
     #[error("the winner's move {0} is not legal")]
     IllegalMove(String),
     #[error("the certificate answers {claimed} loser moves, there are {legal}")]
@@ -97,6 +117,16 @@ pub enum Problem {
 const IN_PROGRESS: u16 = 0x7fff;
 const BLACK_TO_MOVE: u16 = 0x8000;
 
+/// What the checker keeps of an expanded position.
+#[derive(Clone, Copy)]
+struct Expanded {
+    armies: [u64; 2],
+    /// The height, plus the side-to-move bit.
+    height: u16,
+    /// The ply where it was expanded.
+    ply: u32,
+}
+
 struct Checker<'a> {
     stream: &'a [u8],
     at: usize,
@@ -109,11 +139,7 @@ struct Checker<'a> {
     given: hashbrown::HashSet<Position>,
     /// Positions the proof must expand that it has not expanded yet.
     wanted: hashbrown::HashSet<Position>,
-    /// Per expanded position: both armies, the height (plus the side to move bit),
-    /// and the ply where it was expanded.
-    armies: Vec<[u64; 2]>,
-    heights: Vec<u16>,
-    plies: Vec<u32>,
+    expanded: Vec<Expanded>,
     report: VerifyReport,
 }
 
@@ -148,35 +174,10 @@ impl Certificate {
             given_tag: self.claim == Claim::WinsGiven,
             given: hashbrown::HashSet::new(),
             wanted: positions.iter().copied().collect(),
-            armies: Vec::new(),
-            heights: Vec::new(),
-            plies: Vec::new(),
-            report: VerifyReport {
-                root: self.root,
-                winner: self.winner,
-                claim: self.claim,
-                positions: 0,
-                winner_positions: 0,
-                loser_positions: 0,
-                loser_replies: 0,
-                transpositions: 0,
-                finished_games: 0,
-                height: 0,
-                depth_histogram: Vec::new(),
-                given: Vec::new(),
-            },
+            expanded: Vec::new(),
+            report: VerifyReport::empty(self),
         };
-        let height = match self.root.winner() {
-            Some(winner) if winner == self.winner => 0,
-            Some(winner) => {
-                return Err(VerifyError::Invalid {
-                    ply: 0,
-                    position: self.root.to_string(),
-                    problem: Problem::WrongWinner(winner),
-                })
-            }
-            None => checker.node(&self.root, 0)?,
-        };
+        let height = checker.root(&self.root)?;
         if checker.at != self.stream.len() {
             return Err(VerifyError::TrailingBytes(self.stream.len() - checker.at));
         }
@@ -201,46 +202,20 @@ impl Certificate {
     }
 }
 
-/// The exact length that a file's parts prove together (see [`Certificate::verify`]
-/// for each part): "the winner wins within `L` plies" and "the loser holds out
-/// `L - 1` plies", about the same root and opposite sides; for a finished game, `L
-/// = 0` and the first part alone.
-pub fn verify_length(parts: &[VerifyReport]) -> Result<u32, VerifyError> {
-    let not = |why: String| Err(VerifyError::NotALength(why));
-    let Some(first) = parts.first() else {
-        return not("the file has no parts".into());
-    };
-    let Claim::WinsWithin(length) = first.claim else {
-        return not(format!(
-            "the first part claims {:?}, not a win within a bound",
-            first.claim
-        ));
-    };
-    match parts {
-        [_] if length == 0 => Ok(0),
-        [_] => not("the part that holds out is missing".into()),
-        [_, second] => {
-            if second.root != first.root {
-                return not("the parts are about different positions".into());
-            }
-            if second.winner != first.winner.opponent() {
-                return not("both parts are about the same side".into());
-            }
-            if second.claim != Claim::HoldsOut(length.saturating_sub(1)) || length == 0 {
-                return not(format!(
-                    "a win within {length} plies needs the other side to hold out {} plies, \
-                     the second part claims {:?}",
-                    length.saturating_sub(1),
-                    second.claim
-                ));
-            }
-            Ok(length)
-        }
-        _ => not(format!("{} parts, at most 2 expected", parts.len())),
-    }
-}
-
 impl Checker<'_> {
+    /// Checks the proof from the root; returns its height.
+    fn root(&mut self, root: &Position) -> Result<u32, VerifyError> {
+        match root.winner() {
+            Some(winner) if winner == self.winner => Ok(0),
+            Some(winner) => Err(VerifyError::Invalid {
+                ply: 0,
+                position: root.to_string(),
+                problem: Problem::WrongWinner(winner),
+            }),
+            None => self.node(root, 0),
+        }
+    }
+
     fn byte(&mut self) -> Option<u8> {
         let byte = *self.stream.get(self.at)?;
         self.at += 1;
@@ -248,23 +223,18 @@ impl Checker<'_> {
     }
 
     fn number(&mut self) -> Result<u64, Problem> {
-        let mut rest = &self.stream[self.at..];
-        let before = rest.len();
-        let value = leb128::read::unsigned(&mut rest).map_err(|err| match err {
-            leb128::read::Error::IoError(_) => Problem::EndOfStream,
-            leb128::read::Error::Overflow => Problem::BadNumber,
+        let (value, length) = varint::read(&self.stream[self.at..]).map_err(|err| match err {
+            VarintError::End => Problem::EndOfStream,
+            VarintError::Overflow => Problem::BadNumber,
+            VarintError::Overlong => Problem::OverlongNumber,
         })?;
-        self.at += before - rest.len();
+        self.at += length;
         Ok(value)
     }
 
     /// Checks the proof of an unfinished position reached at `ply`; returns its height.
     fn node(&mut self, position: &Position, ply: u32) -> Result<u32, VerifyError> {
-        let fail = |problem| VerifyError::Invalid {
-            ply,
-            position: position.to_string(),
-            problem,
-        };
+        let fail = |problem| invalid(position, ply, problem);
         if self.hold.is_some_and(|bound| ply >= bound) {
             // Held out to the bound: the game goes on, and the claim is met.
             return Ok(0);
@@ -280,119 +250,148 @@ impl Checker<'_> {
             }
             tag = tag.saturating_sub(1);
         }
-        let armies = [
-            position.pieces(Color::White).0,
-            position.pieces(Color::Black).0,
-        ];
-        let side = if position.to_move() == Color::Black {
-            BLACK_TO_MOVE
-        } else {
-            0
-        };
         if tag > 0 {
-            let expanded = self.armies.len() as u64;
-            let id = expanded
-                .checked_sub(tag)
-                .ok_or(fail(Problem::BadReference {
-                    back: tag,
-                    expanded,
-                }))?;
-            let height = self.heights[id as usize];
-            if self.armies[id as usize] != armies || height & BLACK_TO_MOVE != side {
-                return Err(fail(Problem::ReferenceMismatch(id)));
-            }
-            if height & !BLACK_TO_MOVE == IN_PROGRESS {
-                return Err(fail(Problem::CircularReference(id)));
-            }
-            let expanded = self.plies[id as usize];
-            if self.hold.is_some() && ply < expanded {
-                return Err(fail(Problem::ShortReference { id, expanded, ply }));
-            }
-            self.report.transpositions += 1;
-            return Ok(u32::from(height & !BLACK_TO_MOVE));
+            return self.reference(position, ply, tag).map_err(fail);
         }
+        let id = self.expand(position, ply);
+        let height = if position.to_move() == self.winner {
+            self.winner_node(position, ply)?
+        } else {
+            self.loser_node(position, ply)?
+        };
+        // Heights are bounded by the length of a game (under 2^14 plies on 64 squares).
+        let side = self.expanded[id].height & BLACK_TO_MOVE;
+        self.expanded[id].height = side | height.min(u32::from(IN_PROGRESS) - 1) as u16;
+        Ok(height)
+    }
 
+    /// A reference `tag` expansions back: checks that it names this position, with
+    /// a finished proof that covers this ply; returns its height.
+    fn reference(&mut self, position: &Position, ply: u32, tag: u64) -> Result<u32, Problem> {
+        let count = self.expanded.len() as u64;
+        let id = count.checked_sub(tag).ok_or(Problem::BadReference {
+            back: tag,
+            expanded: count,
+        })?;
+        let earlier = self.expanded[id as usize];
+        if earlier.armies != armies(position) || earlier.height & BLACK_TO_MOVE != side(position) {
+            return Err(Problem::ReferenceMismatch(id));
+        }
+        if earlier.height & !BLACK_TO_MOVE == IN_PROGRESS {
+            return Err(Problem::CircularReference(id));
+        }
+        if self.hold.is_some() && ply < earlier.ply {
+            return Err(Problem::ShortReference {
+                id,
+                expanded: earlier.ply,
+                ply,
+            });
+        }
+        self.report.transpositions += 1;
+        Ok(u32::from(earlier.height & !BLACK_TO_MOVE))
+    }
+
+    /// Numbers a position expanded at `ply`, and counts it; returns its number.
+    fn expand(&mut self, position: &Position, ply: u32) -> usize {
         if !self.wanted.is_empty() {
             self.wanted.remove(position);
         }
-        let id = self.armies.len();
-        self.armies.push(armies);
-        self.heights.push(side | IN_PROGRESS);
-        self.plies.push(ply);
+        self.expanded.push(Expanded {
+            armies: armies(position),
+            height: side(position) | IN_PROGRESS,
+            ply,
+        });
         self.report.positions += 1;
         let histogram = &mut self.report.depth_histogram;
         if histogram.len() <= ply as usize {
             histogram.resize(ply as usize + 1, 0);
         }
         histogram[ply as usize] += 1;
-
-        let height = if position.to_move() == self.winner {
-            self.report.winner_positions += 1;
-            let (Some(from), Some(to)) = (self.byte(), self.byte()) else {
-                return Err(fail(Problem::EndOfStream));
-            };
-            let step = Step { from, to };
-            if !position.steps().contains(&step) {
-                let board = position.board();
-                let name = |index: u8| {
-                    if u32::from(index) < board.squares() {
-                        board.square(index.into()).to_string()
-                    } else {
-                        format!("#{index}")
-                    }
-                };
-                return Err(fail(Problem::IllegalMove(format!(
-                    "{}-{}",
-                    name(from),
-                    name(to)
-                ))));
-            }
-            1 + self.child(position, step, ply)?
-        } else {
-            self.report.loser_positions += 1;
-            let replies = replies_in_order(position);
-            let claimed = self.number().map_err(fail)?;
-            if claimed != replies.len() as u64 {
-                return Err(fail(Problem::ReplyCount {
-                    claimed,
-                    legal: replies.len(),
-                }));
-            }
-            self.report.loser_replies += claimed;
-            let mut height = 0;
-            for step in replies {
-                let next = position.play_step(step);
-                if next.winner().is_some() {
-                    let text = position.to_move_text(step).to_string();
-                    return Err(fail(if self.hold.is_some() {
-                        Problem::OpponentWins(text)
-                    } else {
-                        Problem::LoserWins(text)
-                    }));
-                }
-                height = height.max(1 + self.node(&next, ply + 1)?);
-            }
-            height
-        };
-        // Heights are bounded by the length of a game (under 2^14 plies on 64 squares).
-        self.heights[id] = side | height.min(u32::from(IN_PROGRESS) - 1) as u16;
-        Ok(height)
+        self.expanded.len() - 1
     }
 
-    /// After the winner's move: the game ends won by the winner, or the proof goes on.
-    fn child(&mut self, position: &Position, step: Step, ply: u32) -> Result<u32, VerifyError> {
+    /// The winner's move and the proof after it; returns the height.
+    fn winner_node(&mut self, position: &Position, ply: u32) -> Result<u32, VerifyError> {
+        self.report.winner_positions += 1;
+        let (Some(from), Some(to)) = (self.byte(), self.byte()) else {
+            return Err(invalid(position, ply, Problem::EndOfStream));
+        };
+        let step = Step { from, to };
+        if !position.steps().contains(&step) {
+            let problem = Problem::IllegalMove(step_text(position, step));
+            return Err(invalid(position, ply, problem));
+        }
         let next = position.play_step(step);
         match next.winner() {
             Some(winner) if winner == self.winner => {
                 self.report.finished_games += 1;
-                Ok(0)
+                Ok(1)
             }
-            Some(winner) => Err(VerifyError::Invalid {
-                ply: ply + 1,
-                position: next.to_string(),
-                problem: Problem::WrongWinner(winner),
-            }),
-            None => self.node(&next, ply + 1),
+            Some(winner) => Err(invalid(&next, ply + 1, Problem::WrongWinner(winner))),
+            None => Ok(1 + self.node(&next, ply + 1)?),
         }
     }
+
+    /// Every reply of the loser and the proof after each; returns the height.
+    fn loser_node(&mut self, position: &Position, ply: u32) -> Result<u32, VerifyError> {
+        let fail = |problem| invalid(position, ply, problem);
+        self.report.loser_positions += 1;
+        let replies = replies_in_order(position);
+        let claimed = self.number().map_err(fail)?;
+        if claimed != replies.len() as u64 {
+            let legal = replies.len();
+            return Err(fail(Problem::ReplyCount { claimed, legal }));
+        }
+        self.report.loser_replies += claimed;
+        let mut height = 0;
+        for step in replies {
+            let next = position.play_step(step);
+            if next.winner().is_some() {
+                let text = position.to_move_text(step).to_string();
+                return Err(fail(if self.hold.is_some() {
+                    Problem::OpponentWins(text)
+                } else {
+                    Problem::LoserWins(text)
+                }));
+            }
+            height = height.max(1 + self.node(&next, ply + 1)?);
+        }
+        Ok(height)
+    }
+}
+
+fn invalid(position: &Position, ply: u32, problem: Problem) -> VerifyError {
+    VerifyError::Invalid {
+        ply,
+        position: position.to_string(),
+        problem,
+    }
+}
+
+fn armies(position: &Position) -> [u64; 2] {
+    [
+        position.pieces(Color::White).0,
+        position.pieces(Color::Black).0,
+    ]
+}
+
+fn side(position: &Position) -> u16 {
+    if position.to_move() == Color::Black {
+        BLACK_TO_MOVE
+    } else {
+        0
+    }
+}
+
+/// A move named by its squares' bit indices, which may lie off the board.
+fn step_text(position: &Position, step: Step) -> String {
+    let board = position.board();
+    let name = |index: u8| {
+        if u32::from(index) < board.squares() {
+            board.square(index.into()).to_string()
+        } else {
+            format!("#{index}")
+        }
+    };
+    format!("{}-{}", name(step.from), name(step.to))
 }

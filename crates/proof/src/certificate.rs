@@ -1,0 +1,111 @@
+//! What a certificate claims and the proof it holds.
+
+use breakthrough_engine::{Color, Position};
+
+use crate::nodes::NodeWriter;
+
+/// What a certificate proves of its side (the side with one move at each of its
+/// positions; the other side answers with every legal move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Claim {
+    /// The side wins: every game ends won by it.
+    Wins,
+    /// The side wins within this many plies: every game ends won by it, none longer.
+    WinsWithin(u32),
+    /// The side holds out this many plies: no game ends won by its opponent within
+    /// them (each ends won by the side, or reaches the bound with the game going on).
+    HoldsOut(u32),
+    /// The side wins, given the positions the proof marks as proven elsewhere: the
+    /// top of a proof in several files (a campaign's), whose leaves other
+    /// certificates prove (see [`VerifyReport::given`](crate::VerifyReport::given)).
+    WinsGiven,
+}
+
+impl Claim {
+    /// The bound in plies; `None` for the unbounded claims.
+    pub fn plies(self) -> Option<u32> {
+        match self {
+            Claim::Wins | Claim::WinsGiven => None,
+            Claim::WinsWithin(plies) | Claim::HoldsOut(plies) => Some(plies),
+        }
+    }
+}
+
+/// A proof that `winner` wins from `root` (or, with a bounded [`Claim`], wins within
+/// or holds out a number of plies), as the node stream of the file format.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Certificate {
+    pub(crate) root: Position,
+    /// The claim's side: the winner, or the side that holds out.
+    pub(crate) winner: Color,
+    pub(crate) claim: Claim,
+    /// Positions expanded in the stream (finished games are not counted).
+    pub(crate) positions: u64,
+    /// The uncompressed node stream (see [`format`](mod@crate::format)).
+    pub(crate) stream: Vec<u8>,
+}
+
+impl std::fmt::Debug for Certificate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Certificate({} {} {:?}, {} positions, {} stream bytes)",
+            self.root,
+            self.winner,
+            self.claim,
+            self.positions,
+            self.stream.len()
+        )
+    }
+}
+
+impl Certificate {
+    /// The certificate whose node stream `nodes` wrote: a proof of `claim` about
+    /// `winner` at `root` (the writer must have been made for the same claim).
+    pub fn new(root: Position, winner: Color, claim: Claim, nodes: NodeWriter) -> Certificate {
+        debug_assert_eq!(nodes.given_tag, claim == Claim::WinsGiven);
+        Certificate {
+            root,
+            winner,
+            claim,
+            positions: nodes.expanded,
+            stream: nodes.bytes,
+        }
+    }
+
+    /// The position proven.
+    pub fn root(&self) -> &Position {
+        &self.root
+    }
+
+    /// The side claimed to win (or, for [`Claim::HoldsOut`], to hold out).
+    pub fn winner(&self) -> Color {
+        self.winner
+    }
+
+    /// What the certificate claims of its side.
+    pub fn claim(&self) -> Claim {
+        self.claim
+    }
+
+    /// Positions the proof expands.
+    pub fn positions(&self) -> u64 {
+        self.positions
+    }
+
+    /// The same proof claiming the other side wins: for tests that a false claim fails.
+    pub fn with_claimed_winner(&self, winner: Color) -> Certificate {
+        Certificate {
+            winner,
+            ..self.clone()
+        }
+    }
+
+    /// The same proof with another claim: for tests that a false bound fails.
+    pub fn with_claim(&self, claim: Claim) -> Certificate {
+        Certificate {
+            claim,
+            ..self.clone()
+        }
+    }
+}

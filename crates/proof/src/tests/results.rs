@@ -1,0 +1,50 @@
+//! The project's published certificates (`results/*.cert`) still verify.
+
+use std::path::PathBuf;
+
+use crate::verify_file;
+
+/// Files up to this size verify in about a second each; bigger ones take longer.
+const SMALL: u64 = 8 << 20;
+
+/// The results' certificates of at most `max_bytes`, with the others' names.
+fn certificates(max_bytes: u64) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../results");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("the results directory")
+        .map(|entry| entry.expect("an entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "cert"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .partition(|path| std::fs::metadata(path).expect("a file").len() <= max_bytes)
+}
+
+fn verifies(path: &PathBuf) {
+    let started = std::time::Instant::now();
+    let bytes = std::fs::read(path).expect("readable");
+    if let Err(err) = verify_file(&bytes) {
+        panic!("{}: {err}", path.display());
+    }
+    eprintln!(
+        "{}: {:.2} s",
+        path.display(),
+        started.elapsed().as_secs_f64()
+    );
+}
+
+#[test]
+fn the_small_published_certificates_verify() {
+    let (small, _) = certificates(SMALL);
+    assert!(small.len() >= 10, "{small:?}");
+    small.iter().for_each(verifies);
+}
+
+/// The big ones (6x5) take longer: `cargo test -p breakthrough-proof -- --ignored`.
+#[test]
+#[ignore]
+fn the_big_published_certificates_verify() {
+    let (_, big) = certificates(SMALL);
+    big.iter().for_each(verifies);
+}
