@@ -18,18 +18,12 @@ fn proc_kb(file: &str, field: &str) -> Option<u64> {
 }
 
 /// Default table size in MiB: what the board's solve needs, so that a small board
-/// does not pay for gigabytes (each page of the table costs the system time when the
-/// search first writes it, up to 10 s for 4 GiB on the development machine, and the
-/// table's entries land everywhere, so every page is written soon): 64 MiB up to 20
-/// squares (4x5 uses about a million entries), 256 MiB up to 25 (on 2 threads, 5x5
-/// took 1.0-1.1 s on it against 0.9 s on 64-128 MiB and 1.2-1.3 s on 512, 3x7 1.0 s
-/// against 1.2 s on 512, 4x6 9.1-9.3 s against 8.4-9.3 s on 512), 2 GiB up to 30 (6x5
-/// filled three quarters of it with wide entries and needed no more nodes than on
-/// 4 GiB; on two threads it fills 56% of the 1.5x as many narrow ones), and for
+/// does not pay for gigabytes (the system spends time on each page of the table when
+/// the search first writes it, and the entries land everywhere, so every page is
+/// written soon): 64 MiB up to 20 squares, 256 MiB up to 25, 2 GiB up to 30, and for
 /// larger boards a quarter of the memory available now, between 64 MiB and 4 GiB
 /// (1 GiB when that is unknown). The exact length (`length`) asks the same table
-/// many questions, whose answers it keeps: 512 MiB up to 25 squares (3x8's length
-/// took 720 M nodes with 256 MiB, 354 M with 512).
+/// many questions, whose answers it keeps: 512 MiB up to 25 squares.
 pub fn default_table_mb(board: Board, length: bool) -> usize {
     let quarter = match available_memory_mb() {
         Some(mb) => ((mb / 4) as usize).clamp(64, 4096),

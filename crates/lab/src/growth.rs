@@ -1,6 +1,6 @@
 //! How the cost of a solve grows with the board, from the solved boards in the
 //! results directory, and what that predicts for the boards still open (those with
-//! a `<board>-campaign.json`). Part of `breakthrough report`.
+//! a `<board>-campaign.json`). Part of `breakthrough-lab report`.
 //!
 //! A board's node count is predicted two ways from its smaller neighbours: one row
 //! fewer times the row factor (how much one more row multiplied the nodes on the
@@ -15,9 +15,10 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::Context;
-use serde_json::Value;
-
-use super::report::{plain, svg_start, thousands, Solved};
+use breakthrough_cli::results::Solved;
+use breakthrough_cli::svg::svg_start;
+use breakthrough_cli::text::thousands;
+use breakthrough_result::{CampaignStatus, Status};
 
 /// The cost of one solved board.
 #[derive(Clone, Copy, Debug)]
@@ -34,9 +35,9 @@ fn costs(results: &[Solved]) -> Costs {
         .iter()
         .filter_map(|r| {
             let board: breakthrough_engine::Board = r.board.parse().ok()?;
-            let stats = &r.json["stats"];
-            let nodes = stats["nodes"].as_f64().filter(|&n| n > 0.0)?;
-            let seconds = stats["seconds"].as_f64().unwrap_or(f64::NAN);
+            let stats = &r.result.stats;
+            let nodes = Some(stats.nodes as f64).filter(|&n| n > 0.0)?;
+            let seconds = stats.seconds;
             Some(((board.width(), board.height()), Cost { nodes, seconds }))
         })
         .collect()
@@ -158,25 +159,6 @@ struct Open {
     projected: Option<(f64, f64)>,
 }
 
-/// The campaigns' status files, `<board>-campaign.json`, in `dir`.
-pub fn campaigns(dir: &Path) -> anyhow::Result<Vec<(String, Value)>> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
-            continue;
-        };
-        let Some(board) = name.strip_suffix("-campaign.json") else {
-            continue;
-        };
-        let json: Value = serde_json::from_str(&std::fs::read_to_string(&path)?)
-            .with_context(|| format!("{} is not JSON", path.display()))?;
-        found.push((board.to_string(), json));
-    }
-    found.sort_by(|a, b| a.0.cmp(&b.0));
-    Ok(found)
-}
-
 /// A factor with two significant digits.
 fn factor_text(x: f64) -> String {
     if !x.is_finite() {
@@ -190,11 +172,11 @@ fn factor_text(x: f64) -> String {
 }
 
 /// Writes the growth and campaign sections into `text`, and `dir/growth.svg`;
-/// `found` are the campaigns' status files ([`campaigns`]).
+/// `found` are the campaigns' status files.
 pub fn section(
     dir: &Path,
     results: &[Solved],
-    found: &[(String, Value)],
+    found: &[(String, CampaignStatus)],
     text: &mut String,
 ) -> anyhow::Result<()> {
     let costs = costs(results);
@@ -287,13 +269,13 @@ pub fn section(
              | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
         )?;
     }
-    for (board, json) in found {
+    for (board, status) in found {
         let Ok(parsed) = board.parse::<breakthrough_engine::Board>() else {
             continue;
         };
         let size = (parsed.width(), parsed.height());
-        let nodes = json["nodes"].as_f64().unwrap_or(0.0);
-        let seconds = json["seconds"].as_f64().unwrap_or(0.0);
+        let nodes = status.nodes as f64;
+        let seconds = status.seconds;
         let rate = nodes / seconds.max(1e-9);
         let estimates: Vec<f64> = [Route::Row, Route::Column]
             .into_iter()
@@ -318,7 +300,7 @@ pub fn section(
                 ),
             ),
         };
-        let solved = json["status"] == "solved";
+        let solved = status.status == Status::Solved;
         open.push(Open {
             board: size,
             nodes,
@@ -330,14 +312,14 @@ pub fn section(
             text,
             "| [{board}]({board}-campaign.svg) | {} | {} | {:.1} | {} | {} | {} | {:.1} | {} | {} | {projected_nodes} | {projected_hours} |",
             if solved { "solved" } else { "open" },
-            json["runs"].as_array().map_or(0, Vec::len),
+            status.runs.len(),
             seconds / 3600.0,
             thousands(nodes as u64),
             thousands(rate as u64),
-            plain(&json["stored"]),
-            json["store_bytes"].as_f64().unwrap_or(0.0) / f64::from(1 << 20),
-            plain(&json["root_proof"]),
-            plain(&json["root_disproof"]),
+            status.stored,
+            status.store_bytes.unwrap_or(0) as f64 / f64::from(1 << 20),
+            status.root_proof,
+            status.root_disproof,
         )?;
     }
     if !found.is_empty() {
