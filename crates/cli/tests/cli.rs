@@ -248,7 +248,7 @@ fn solve_json_has_the_fields() {
     // The flag's old name still works.
     let (_, old) = solve_json(&["4x4", "--no-patterns"]);
     assert_eq!(old["solver"]["race_rules"], false);
-    assert_eq!(old["stats"]["nodes"], plain["stats"]["nodes"]);
+    assert_eq!(old["stats"]["race_rules"]["closed"], 0);
     assert_eq!(plain["stats"]["race_rules"]["closed"], 0);
     assert!(plain["stats"]["nodes"].as_u64() > stats["nodes"].as_u64());
     assert_eq!(json["solver"]["version"], env!("CARGO_PKG_VERSION"));

@@ -296,7 +296,51 @@ fn program_beside() -> anyhow::Result<PathBuf> {
     Ok(exe.with_file_name(name))
 }
 
-pub fn run(mut args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
+/// The medians of one contestant's runs on one board.
+struct Medians {
+    nodes: f64,
+    seconds: f64,
+    wall: f64,
+}
+
+/// One contestant's row of the JSON.
+fn bench_row(
+    board: &str,
+    contestant: &Contestant,
+    runs: &Runs,
+    last: &SolveResult,
+    medians: Medians,
+    ratios: BTreeMap<String, Option<f64>>,
+) -> BenchRow {
+    let search = last.stats.search.as_ref();
+    BenchRow {
+        board: board.to_string(),
+        solver: contestant.name.clone(),
+        threads: contestant.threads,
+        copies: contestant.copies,
+        program: contestant.program.clone(),
+        flags: contestant.flags.clone(),
+        winner: last
+            .winner
+            .map_or("unknown", |side| side.name())
+            .to_string(),
+        status: last.status,
+        nodes: medians.nodes,
+        median_seconds: medians.seconds,
+        median_wall_seconds: Some(medians.wall),
+        runs: runs.seconds.clone(),
+        wall_runs: runs.walls.clone(),
+        run_nodes: runs.nodes.clone(),
+        peak_memory_mb: last.stats.peak_memory_mb,
+        table_mb: search.map(|s| s.table.megabytes),
+        thread_nodes: search.map(|s| s.thread_nodes.clone()),
+        ratios,
+    }
+}
+
+/// Checks the arguments before any solve starts (the default boards filled in);
+/// the program measured and the baseline program.
+fn checked(args: &mut SolveBenchArgs) -> anyhow::Result<(PathBuf, PathBuf)> {
     if args.boards.is_empty() {
         args.boards = args.compare.default_boards();
     }
@@ -349,6 +393,11 @@ pub fn run(mut args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
     if args.copies && args.compare != Compare::Threads {
         return Err(InputError(anyhow::anyhow!("--copies is for --compare threads")).into());
     }
+    Ok((this, baseline))
+}
+
+pub fn run(mut args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
+    let (this, baseline) = checked(&mut args)?;
     let contestants = args
         .compare
         .contestants(&args.threads, args.copies, &this, &baseline);
@@ -465,27 +514,12 @@ pub fn run(mut args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
                     ratios.and_then(|r| finite(r.1)),
                 ),
             ]);
-            let search = last.stats.search.as_ref();
-            rows.push(BenchRow {
-                board: board.clone(),
-                solver: contestant.name.clone(),
-                threads: contestant.threads,
-                copies: contestant.copies,
-                program: contestant.program.clone(),
-                flags: contestant.flags.clone(),
-                winner,
-                status: last.status,
+            let medians = Medians {
                 nodes,
-                median_seconds: seconds,
-                median_wall_seconds: Some(wall),
-                runs: runs.seconds.clone(),
-                wall_runs: runs.walls.clone(),
-                run_nodes: runs.nodes.clone(),
-                peak_memory_mb: peak,
-                table_mb: search.map(|s| s.table.megabytes),
-                thread_nodes: search.map(|s| s.thread_nodes.clone()),
-                ratios,
-            });
+                seconds,
+                wall,
+            };
+            rows.push(bench_row(board, contestant, runs, last, medians, ratios));
         }
     }
     let report = BenchFile {

@@ -357,3 +357,25 @@ fn bench_solve_refuses_a_missing_baseline() {
     );
     assert_input_error(&["bench", "--baseline", "/bin/true"], "--compare baseline");
 }
+
+/// Every file of the committed results directory reads: results, campaigns' status,
+/// first moves, scaling and published results.
+#[test]
+fn report_reads_the_committed_results() {
+    let dir = scratch("committed");
+    let results = concat!(env!("CARGO_MANIFEST_DIR"), "/../../results");
+    for entry in std::fs::read_dir(results).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let readme = report(&dir);
+    assert!(
+        readme.contains("| [5x5](5x5.svg) | second player (black) |"),
+        "{readme}"
+    );
+    assert!(readme.contains("## Parallel scaling"), "{readme}");
+    assert!(readme.contains("## Campaigns"), "{readme}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -103,3 +103,21 @@ fn a_renamed_flag_still_reads() {
     let written = serde_json::to_string(&result).unwrap();
     assert!(written.contains("\"race_rules\":true") && !written.contains("patterns"));
 }
+
+#[test]
+fn every_campaign_status_file_reads() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results");
+    let mut read = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        if name.ends_with("-campaign.json") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let status: breakthrough_result::CampaignStatus =
+                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(format!("{}-campaign.json", status.board), name);
+            read += 1;
+        }
+    }
+    assert!(read > 0);
+}

@@ -23,25 +23,26 @@ pub struct BenchArgs {
     pub kind: Option<BenchKind>,
 
     #[command(flatten)]
-    pub perft: PerftBenchArgs,
+    pub cases: CaseArgs,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum BenchKind {
     /// Perft leaves per second on one core.
-    Perft(PerftBenchArgs),
+    Perft(CaseArgs),
     /// Solve a fixed suite on one thread; print nodes, time and nodes/s of each,
     /// and the total nodes as the signature.
-    Solve(PerftBenchArgs),
+    Solve(CaseArgs),
 }
 
-/// Perft speed on fixed cases (leaves per second, one core).
+/// The fixed cases, and how to run them.
 ///
-/// Each case runs --repeat times and the median time is reported; each run's count
-/// is checked against the known answer before its time counts.
+/// Each perft case runs --repeat times and the median time is reported; each run's
+/// count is checked against the known answer before its time counts. Each solve
+/// runs once (its nodes are the same every time) and its winner is checked.
 #[derive(Debug, Args)]
-pub struct PerftBenchArgs {
-    /// How many times to run each case; the median time is reported.
+pub struct CaseArgs {
+    /// How many times to run each perft case; the median time is reported.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
     pub repeat: u32,
 
@@ -108,7 +109,7 @@ struct Report {
 
 pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let (args, perft, solves) = match args.kind {
-        None => (args.perft, true, true),
+        None => (args.cases, true, true),
         Some(BenchKind::Perft(perft)) => (perft, true, false),
         Some(BenchKind::Solve(solve)) => (solve, false, true),
     };
@@ -131,7 +132,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// The solve suite, each solve's winner checked.
-fn run_solves(args: &PerftBenchArgs) -> anyhow::Result<Vec<SolveCase>> {
+fn run_solves(args: &CaseArgs) -> anyhow::Result<Vec<SolveCase>> {
     let cases = if args.quick { QUICK_SOLVES } else { SOLVES };
     if !args.json {
         outln!(
@@ -180,7 +181,7 @@ fn run_solves(args: &PerftBenchArgs) -> anyhow::Result<Vec<SolveCase>> {
     Ok(reports)
 }
 
-fn run_perft(args: &PerftBenchArgs) -> anyhow::Result<Vec<CaseReport>> {
+fn run_perft(args: &CaseArgs) -> anyhow::Result<Vec<CaseReport>> {
     let cases = if args.quick { QUICK } else { FULL };
     if !args.json {
         outln!(
