@@ -32,12 +32,22 @@ pub struct FirstMoves {
     pub moves: Vec<FirstMove>,
 }
 
-/// One first move and its outcome.
+/// One first move and its outcome: "win", "loss", or anything else while open.
 #[derive(Debug, Deserialize)]
 pub struct FirstMove {
     #[serde(rename = "move")]
     pub mv: String,
-    pub outcome: Outcome,
+    pub outcome: String,
+}
+
+impl FirstMove {
+    pub fn outcome(&self) -> Outcome {
+        match self.outcome.as_str() {
+            "win" => Outcome::Win,
+            "loss" => Outcome::Loss,
+            _ => Outcome::Unproven,
+        }
+    }
 }
 
 /// `path` read as JSON of type `T`, or an error that names the file.

@@ -143,7 +143,8 @@ pub fn winning_first_moves(
         let path = dir.join(&name);
         let (moves, source): (Vec<(String, Outcome)>, String) = if path.exists() {
             let file: FirstMoves = read_json(&path, "a list of first moves")?;
-            let moves = file.moves.into_iter().map(|m| (m.mv, m.outcome)).collect();
+            let moves = file.moves.iter().map(|m| (m.mv.clone(), m.outcome()));
+            let moves = moves.collect();
             (moves, format!(" (a campaign for each: [{name}]({name}))"))
         } else {
             let moves = r.result.root_moves.iter();
