@@ -180,6 +180,42 @@ pub fn section(
     text: &mut String,
 ) -> anyhow::Result<()> {
     let costs = costs(results);
+    let spread = growth_table(&costs, text)?;
+    if !found.is_empty() {
+        writeln!(
+            text,
+            "## Campaigns\n\n\
+             Long solves under way (`scripts/campaign.sh BOARD SECONDS` runs or continues\n\
+             one in `campaigns/BOARD`, out of git, and writes its status here as\n\
+             `<board>-campaign.json` and its root numbers over time as\n\
+             `<board>-campaign.svg`). The projection is the growth's prediction of the\n\
+             nodes of the board's whole solve (what is spent included, and never less),\n\
+             widened both ways by the worst miss above, and the hours that takes at the\n\
+             campaign's own speed so far. It is a prediction of one solve's nodes: a\n\
+             campaign also counts what its jobs search again after the table forgot it,\n\
+             so its true cost runs higher.\n\n\
+             | board | status | runs | hours | nodes | nodes/s | stored positions | store MiB | root pn | root dn | projected whole nodes | projected whole hours |\n\
+             | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+        )?;
+    }
+    let mut open = Vec::new();
+    for (board, status) in found {
+        if let Some(row) = campaign_row(&costs, spread, board, status, text)? {
+            open.push(row);
+        }
+    }
+    if !found.is_empty() {
+        writeln!(text)?;
+    }
+    let path = dir.join("growth.svg");
+    std::fs::write(&path, picture(&costs, &open)?)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+/// The table of solved boards with their factors and predictions; the spread of
+/// predicted over measured nodes (least, most), where anything was predicted.
+fn growth_table(costs: &Costs, text: &mut String) -> anyhow::Result<Option<(f64, f64)>> {
     writeln!(
         text,
         "## Growth with the board\n\n\
@@ -193,7 +229,7 @@ pub fn section(
         "| board | squares | nodes | seconds | x one row fewer | x one column fewer | predicted by rows | predicted by columns |\n\
          | --- | --- | --- | --- | --- | --- | --- | --- |"
     )?;
-    let tests = backtests(&costs);
+    let tests = backtests(costs);
     let prediction = |board, route| {
         tests
             .iter()
@@ -206,7 +242,7 @@ pub fn section(
                 )
             })
     };
-    for (&(w, h), cost) in &costs {
+    for (&(w, h), cost) in costs {
         let factor = |smaller: (u32, u32)| {
             costs
                 .get(&smaller)
@@ -251,64 +287,49 @@ pub fn section(
             }
         )?;
     }
-    let mut open = Vec::new();
-    if !found.is_empty() {
-        writeln!(
-            text,
-            "## Campaigns\n\n\
-             Long solves under way (`scripts/campaign.sh BOARD SECONDS` runs or continues\n\
-             one in `campaigns/BOARD`, out of git, and writes its status here as\n\
-             `<board>-campaign.json` and its root numbers over time as\n\
-             `<board>-campaign.svg`). The projection is the growth's prediction of the\n\
-             nodes of the board's whole solve (what is spent included, and never less),\n\
-             widened both ways by the worst miss above, and the hours that takes at the\n\
-             campaign's own speed so far. It is a prediction of one solve's nodes: a\n\
-             campaign also counts what its jobs search again after the table forgot it,\n\
-             so its true cost runs higher.\n\n\
-             | board | status | runs | hours | nodes | nodes/s | stored positions | store MiB | root pn | root dn | projected whole nodes | projected whole hours |\n\
-             | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-        )?;
-    }
-    for (board, status) in found {
-        let Ok(parsed) = board.parse::<breakthrough_engine::Board>() else {
-            continue;
-        };
-        let size = (parsed.width(), parsed.height());
-        let nodes = status.nodes as f64;
-        let seconds = status.seconds;
-        let rate = nodes / seconds.max(1e-9);
-        let estimates: Vec<f64> = [Route::Row, Route::Column]
-            .into_iter()
-            .filter_map(|route| predict(&costs, size, route))
-            .collect();
-        // Widened both ways by the worst miss so far, and never below the nodes the
-        // campaign has already spent.
-        let projected = (!estimates.is_empty() && !ratios.is_empty()).then(|| {
-            let miss = high.max(1.0 / low);
-            let least = estimates.iter().copied().fold(f64::INFINITY, f64::min) / miss;
-            let most = estimates.iter().copied().fold(0.0f64, f64::max) * miss;
-            (least.max(nodes), most.max(nodes))
-        });
-        let (projected_nodes, projected_hours) = match projected {
-            None => ("-".to_string(), "-".to_string()),
-            Some((least, most)) => (
-                format!("{} to {}", scientific(least), scientific(most)),
-                format!(
-                    "{:.1} to {:.1}",
-                    least / rate.max(1.0) / 3600.0,
-                    most / rate.max(1.0) / 3600.0
-                ),
+    Ok((!ratios.is_empty()).then_some((low, high)))
+}
+
+/// One campaign's row, and what the picture shows of it.
+fn campaign_row(
+    costs: &Costs,
+    spread: Option<(f64, f64)>,
+    board: &str,
+    status: &CampaignStatus,
+    text: &mut String,
+) -> anyhow::Result<Option<Open>> {
+    let Ok(parsed) = board.parse::<breakthrough_engine::Board>() else {
+        return Ok(None);
+    };
+    let size = (parsed.width(), parsed.height());
+    let nodes = status.nodes as f64;
+    let seconds = status.seconds;
+    let rate = nodes / seconds.max(1e-9);
+    let estimates: Vec<f64> = [Route::Row, Route::Column]
+        .into_iter()
+        .filter_map(|route| predict(costs, size, route))
+        .collect();
+    // Widened both ways by the worst miss so far, and never below the nodes the
+    // campaign has already spent.
+    let projected = spread.filter(|_| !estimates.is_empty()).map(|(low, high)| {
+        let miss = high.max(1.0 / low);
+        let least = estimates.iter().copied().fold(f64::INFINITY, f64::min) / miss;
+        let most = estimates.iter().copied().fold(0.0f64, f64::max) * miss;
+        (least.max(nodes), most.max(nodes))
+    });
+    let (projected_nodes, projected_hours) = match projected {
+        None => ("-".to_string(), "-".to_string()),
+        Some((least, most)) => (
+            format!("{} to {}", scientific(least), scientific(most)),
+            format!(
+                "{:.1} to {:.1}",
+                least / rate.max(1.0) / 3600.0,
+                most / rate.max(1.0) / 3600.0
             ),
-        };
-        let solved = status.status == Status::Solved;
-        open.push(Open {
-            board: size,
-            nodes,
-            seconds,
-            solved,
-            projected,
-        });
-        writeln!(
+        ),
+    };
+    let solved = status.status == Status::Solved;
+    writeln!(
             text,
             "| [{board}]({board}-campaign.svg) | {} | {} | {:.1} | {} | {} | {} | {:.1} | {} | {} | {projected_nodes} | {projected_hours} |",
             if solved { "solved" } else { "open" },
@@ -321,14 +342,13 @@ pub fn section(
             status.root_proof,
             status.root_disproof,
         )?;
-    }
-    if !found.is_empty() {
-        writeln!(text)?;
-    }
-    let path = dir.join("growth.svg");
-    std::fs::write(&path, picture(&costs, &open)?)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
+    Ok(Some(Open {
+        board: size,
+        nodes,
+        seconds,
+        solved,
+        projected,
+    }))
 }
 
 /// Nodes (log scale) against rows, one line per width; open campaigns' nodes so
