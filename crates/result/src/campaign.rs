@@ -4,7 +4,9 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::{ProofNumber, Sample, Status};
+use crate::numbers::ProofNumber;
+use crate::stats::Sample;
+use crate::terms::Status;
 
 /// Where a campaign stands.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]

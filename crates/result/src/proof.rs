@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::Side;
+use crate::terms::Side;
 
 /// The certificate written with a result: one file (`solve --proof`), or a
 /// campaign's directory.

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::ProofNumber;
+use crate::numbers::ProofNumber;
 
 /// What the search cost.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
