@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Finds the exact length of a board's start position in runs of its own, for a
 # board whose result (results/<board>.json) has none: `solve BOARD --length` for at
-# most SECONDS, written to results/<board>-length.json, which `breakthrough report`
+# most SECONDS, written to results/<board>-length.json, which `breakthrough-lab report`
 # (scripts/results-readme.sh) reads. A run stopped by the limit keeps the answers
 # of its questions there, and the next run goes on from them (--length-resume):
 # each run asks only questions no run answered before. What the runs do not keep

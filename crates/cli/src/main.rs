@@ -4,32 +4,16 @@
 //! 0 success, 1 failure, 2 bad input, 3 stopped by a limit or Ctrl-C (solve, campaign run), 4 a
 //! certificate that does not hold (verify).
 
-/// `println!` for results: a closed stdout (as in `| head`) ends the program quietly
-/// instead of panicking.
-macro_rules! outln {
-    () => {
-        $crate::output::write(format_args!("\n"))
-    };
-    ($($arg:tt)*) => {
-        $crate::output::write(format_args!("{}\n", format_args!($($arg)*)))
-    };
-}
-
-/// `print!` for results; see [`outln`].
-macro_rules! out {
-    ($($arg:tt)*) => {
-        $crate::output::write(format_args!($($arg)*))
-    };
-}
+#[macro_use]
+extern crate breakthrough_cli;
 
 mod args;
 mod commands;
-mod output;
 mod progress;
-mod system;
 
 use std::process::ExitCode;
 
+use breakthrough_cli::{system, InputError};
 use clap::{Parser, Subcommand};
 
 /// Breakthrough on small boards: solving with proof certificates, verifying,
@@ -53,17 +37,12 @@ enum Command {
     Campaign(commands::campaign::CampaignCommand),
     Verify(commands::verify::VerifyArgs),
     Inspect(commands::inspect::InspectArgs),
-    Report(commands::report::ReportArgs),
     Reproduce(commands::reproduce::ReproduceArgs),
     Perft(commands::perft::PerftArgs),
     Show(commands::show::ShowArgs),
     Bench(commands::bench::BenchArgs),
+    Schema(commands::schema::SchemaArgs),
 }
-
-/// An error in what the user gave (exit code 2), as opposed to a failure (exit 1).
-#[derive(Debug, thiserror::Error)]
-#[error(transparent)]
-pub struct InputError(#[from] anyhow::Error);
 
 fn main() -> ExitCode {
     system::mark_start();
@@ -73,11 +52,11 @@ fn main() -> ExitCode {
         Command::Campaign(command) => commands::campaign::run(command),
         Command::Verify(args) => commands::verify::run(args),
         Command::Inspect(args) => commands::inspect::run(args),
-        Command::Report(args) => commands::report::run(args),
         Command::Reproduce(args) => commands::reproduce::run(args),
         Command::Perft(args) => commands::perft::run(args),
         Command::Show(args) => commands::show::run(args),
         Command::Bench(args) => commands::bench::run(args),
+        Command::Schema(args) => commands::schema::run(args),
     };
     match result {
         Ok(code) => code,

@@ -18,13 +18,12 @@ fn proc_kb(file: &str, field: &str) -> Option<u64> {
 }
 
 /// Default table size in MiB: what the board's solve needs, so that a small board
-/// does not pay for gigabytes (each page of the table costs the system time when the
-/// search first writes it, and the table's entries land everywhere, so every page is
+/// does not pay for gigabytes (the system spends time on each page of the table when
+/// the search first writes it, and the entries land everywhere, so every page is
 /// written soon): 64 MiB up to 20 squares, 256 MiB up to 25, 2 GiB up to 30, and for
 /// larger boards a quarter of the memory available now, between 64 MiB and 4 GiB
 /// (1 GiB when that is unknown). The exact length (`length`) asks the same table
-/// many questions, whose answers it keeps: 512 MiB up to 25 squares. The sizes come
-/// from solving boards on each (`docs/performance.md`, "Table").
+/// many questions, whose answers it keeps: 512 MiB up to 25 squares.
 pub fn default_table_mb(board: Board, length: bool) -> usize {
     let quarter = match available_memory_mb() {
         Some(mb) => ((mb / 4) as usize).clamp(64, 4096),

@@ -152,6 +152,14 @@ fn help_explains_the_board_notation() {
     assert!(stdout(&output).contains("columns x rows"));
     let output = run(&["perft", "--help"]);
     assert!(stdout(&output).contains("--depth"));
+    // The maintainers' tools are not in the product.
+    let output = run(&["--help"]);
+    let help = stdout(&output);
+    assert!(
+        help.contains("schema") && !help.contains("report"),
+        "{help}"
+    );
+    assert_eq!(run(&["report"]).status.code(), Some(2));
 }
 
 #[test]
@@ -163,6 +171,33 @@ fn bench_quick_checks_its_answers() {
     assert_eq!(cases.len(), 2);
     assert_eq!(cases[0]["leaves"], 6_182_818);
     assert!(cases[0]["leaves_per_second"].as_f64().unwrap() > 0.0);
+    // The solve suite: its winners checked, its nodes added up to the signature,
+    // the same on every run (one thread).
+    let solves = json["solve"].as_array().unwrap();
+    assert_eq!(solves.len(), 3);
+    let total: u64 = solves.iter().map(|s| s["nodes"].as_u64().unwrap()).sum();
+    assert_eq!(json["signature"], total);
+    let output = run(&["bench", "solve", "--quick", "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let again: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(again["signature"], total);
+    assert!(again.get("perft").is_none());
+    let output = run(&["bench", "solve", "--quick"]);
+    assert!(stdout(&output).contains(&format!("signature  {total} nodes")));
+}
+
+/// `breakthrough schema` prints the schema committed as docs/result.schema.json.
+#[test]
+fn schema_is_the_committed_one() {
+    let output = run(&["schema"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/result.schema.json");
+    let committed = std::fs::read_to_string(path).unwrap();
+    assert_eq!(
+        stdout(&output),
+        committed,
+        "docs/result.schema.json is stale: breakthrough schema > docs/result.schema.json"
+    );
 }
 
 fn solve_json(args: &[&str]) -> (Option<i32>, serde_json::Value) {
@@ -202,13 +237,18 @@ fn solve_json_has_the_fields() {
     assert!(stats["table"]["used"].as_u64().unwrap() > 0);
     assert!(stats["table"]["fill"].as_f64().unwrap() > 0.0);
     assert_eq!(json["solver"]["algorithm"], "dfpn");
-    assert_eq!(json["solver"]["patterns"], true);
+    assert_eq!(json["solver"]["race_rules"], true);
+    assert!(json["solver"].get("patterns").is_none());
     let rules = &stats["race_rules"];
     assert!(rules["closed"].as_u64().unwrap() > 0);
     assert!(rules["win_in_one"].is_u64() && rules["must_capture_narrowed"].is_u64());
-    let (_, plain) = solve_json(&["4x4", "--no-patterns"]);
+    let (_, plain) = solve_json(&["4x4", "--no-race-rules"]);
     assert_eq!(plain["winner"], "black");
-    assert_eq!(plain["solver"]["patterns"], false);
+    assert_eq!(plain["solver"]["race_rules"], false);
+    // The flag's old name still works.
+    let (_, old) = solve_json(&["4x4", "--no-patterns"]);
+    assert_eq!(old["solver"]["race_rules"], false);
+    assert_eq!(old["stats"]["race_rules"]["closed"], 0);
     assert_eq!(plain["stats"]["race_rules"]["closed"], 0);
     assert!(plain["stats"]["nodes"].as_u64() > stats["nodes"].as_u64());
     assert_eq!(json["solver"]["version"], env!("CARGO_PKG_VERSION"));
@@ -270,68 +310,6 @@ fn solve_on_threads() {
 }
 
 #[test]
-fn bench_solve_compares_thread_counts() {
-    let dir = scratch("scaling");
-    let out = dir.join("scaling-test.json");
-    let output = run(&[
-        "bench",
-        "solve",
-        "--compare",
-        "threads",
-        "--boards",
-        "3x5,4x5",
-        "--threads",
-        "1,2",
-        "--tt-mb",
-        "16",
-        "--copies",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let table = stdout(&output);
-    assert!(
-        table.contains("speed-up") && table.contains("overhead") && table.contains("copies"),
-        "{table}"
-    );
-    let json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
-    let rows = json["solve"].as_array().unwrap();
-    // Per board: one thread, two threads, two one-thread copies at once.
-    assert_eq!(rows.len(), 6);
-    let copies = &rows[2];
-    assert_eq!(
-        (copies["solver"].as_str(), copies["copies"].as_u64()),
-        (Some("copies"), Some(2))
-    );
-    assert_eq!(
-        copies["nodes"], rows[0]["nodes"],
-        "a copy is one thread's search"
-    );
-    for row in rows {
-        assert_eq!(row["winner"], "black");
-        assert!(row["speed_up"].as_f64().unwrap() > 0.0);
-        assert!(row["overhead"].as_f64().unwrap() > 0.0);
-    }
-    assert_eq!(rows[0]["threads"], 1);
-    assert_eq!(rows[0]["overhead"], 1.0);
-    assert_eq!(rows[1]["thread_nodes"].as_array().unwrap().len(), 2);
-    assert!(rows[1]["median_wall_seconds"].as_f64().unwrap() >= 0.0);
-    // The report renders it.
-    std::fs::write(dir.join("published.json"), "{\"results\": []}").unwrap();
-    let output = run(&["report", dir.to_str().unwrap()]);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
-    assert!(readme.contains("## Parallel scaling"), "{readme}");
-    assert!(readme.contains("| 4x5 | 2 | black |"), "{readme}");
-    assert!(
-        readme.contains("| 4x5 | 2 copies of 1 | black |"),
-        "{readme}"
-    );
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-#[test]
 fn solve_limits_exit_3_and_still_write_the_json() {
     let dir = std::env::temp_dir().join(format!("bt-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -373,9 +351,6 @@ fn solve_bad_input() {
         "no such directory",
     );
     assert_input_error(&["solve", "4x4", "--time-limit", "1e30"], "too large");
-    assert_input_error(&["bench", "solve", "--boards", "9x9"], "81 squares");
-    assert_input_error(&["bench", "solve", "--time-limit", "0"], "positive");
-    assert_input_error(&["bench", "solve", "--copies"], "--compare threads");
 }
 
 #[test]
@@ -387,13 +362,6 @@ fn perft_past_the_longest_game_is_zero_at_once() {
     let output = run(&["perft", "4x4", "-d", "26", "--json"]);
     let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
     assert_eq!(json["nodes"], 0);
-}
-
-/// Runs `report` on a results directory and returns the README it writes.
-fn report(dir: &std::path::Path) -> String {
-    let output = run(&["report", dir.to_str().unwrap()]);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    std::fs::read_to_string(dir.join("README.md")).unwrap()
 }
 
 /// A scratch directory of this test process.
@@ -505,39 +473,8 @@ fn verify_and_inspect_bad_input() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The report lists the winning first moves of a first-player win, from the
-/// solve's root moves or, where there is one, from `<board>-first-moves.json`.
 #[test]
-fn report_lists_the_winning_first_moves() {
-    let dir = scratch("first-moves");
-    std::fs::write(dir.join("published.json"), "{\"results\": []}").unwrap();
-    solve_json(&[
-        "3x6",
-        "--all-moves",
-        "--out",
-        dir.join("3x6.json").to_str().unwrap(),
-    ]);
-    let readme = report(&dir);
-    assert!(
-        readme.contains("- 3x6: every first move wins (7 of 7)"),
-        "{readme}"
-    );
-    std::fs::write(
-        dir.join("3x6-first-moves.json"),
-        r#"{"board": "3x6", "moves": [{"move": "a2-a3", "outcome": "win"},
-            {"move": "b2-b3", "outcome": "loss"}, {"move": "c2-c3", "outcome": "open"}]}"#,
-    )
-    .unwrap();
-    let readme = report(&dir);
-    assert!(
-        readme.contains("- 3x6: 1 of 3 win (a2-a3), 1 lose, 1 not settled (a campaign for each: [3x6-first-moves.json](3x6-first-moves.json))"),
-        "{readme}"
-    );
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-#[test]
-fn reproduce_and_report_from_a_results_directory() {
+fn reproduce_from_a_results_directory() {
     let dir = scratch("reproduce");
     let published = |entries: &str| {
         std::fs::write(
@@ -575,49 +512,13 @@ fn reproduce_and_report_from_a_results_directory() {
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(stdout(&output).matches("skipped").count(), 2);
 
-    let out = dir.join("4x4.json");
-    solve_json(&[
-        "4x4",
-        "--out",
-        out.to_str().unwrap(),
-        "--proof",
-        dir.join("4x4.cert").to_str().unwrap(),
-    ]);
-    let readme = report(&dir);
-    assert!(
-        readme.contains("| [4x4](4x4.svg) | second player (black) |"),
-        "{readme}"
-    );
-    assert!(
-        readme.contains("3x6: second player wins. A, 2000"),
-        "{readme}"
-    );
-    let svg = std::fs::read_to_string(dir.join("4x4.svg")).unwrap();
-    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
-    assert!(
-        svg.contains("14. d3-c2") || svg.contains("<polyline"),
-        "{svg}"
-    );
-
-    // A board nobody published is new; a campaign's status is listed as a campaign,
-    // not read as a result, and its board is not solved again by reproduce.
-    solve_json(&["3x4", "--out", dir.join("3x4.json").to_str().unwrap()]);
+    // A campaign's board is not solved again by reproduce.
     let campaign = dir.join("campaign-3x5");
     let campaign_path = campaign.to_str().unwrap();
     let output = run(&["campaign", "run", campaign_path, "3x5", "-q"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let status = run(&["campaign", "status", campaign_path, "--json"]);
     std::fs::write(dir.join("3x5-campaign.json"), status.stdout).unwrap();
-    let readme = report(&dir);
-    assert!(readme.contains("| **new** |"), "{readme}");
-    assert!(!readme.contains("[3x5](3x5.svg)"), "{readme}");
-    assert!(
-        readme.contains("| [3x5](3x5-campaign.svg) | solved |"),
-        "{readme}"
-    );
-    assert!(readme.contains("## Growth with the board"), "{readme}");
-    let growth = std::fs::read_to_string(dir.join("growth.svg")).unwrap();
-    assert!(growth.trim_end().ends_with("</svg>"));
     // Reproduce: a solved campaign's result is compared, an open one listed.
     std::fs::copy(campaign.join("result.json"), dir.join("3x5.json")).unwrap();
     let open = dir.join("campaign-4x5");
@@ -664,66 +565,6 @@ fn the_default_table_fits_the_board() {
         assert!((64..=megabytes).contains(&chosen), "{board}: {chosen}");
         assert_eq!(table["bytes"].as_u64().unwrap() >> 20, chosen, "{board}");
     }
-}
-
-#[test]
-fn bench_solve_compares_two_builds_turn_by_turn() {
-    // This build against itself: the runs alternate, both rows solve, and the ratios
-    // are this build's against the baseline's on the same thread count.
-    let program = env!("CARGO_BIN_EXE_breakthrough");
-    let output = run(&[
-        "bench",
-        "solve",
-        "--compare",
-        "baseline",
-        "--baseline",
-        program,
-        "--boards",
-        "4x4,3x5",
-        "--threads",
-        "1,2",
-        "--repeat",
-        "2",
-        "--json",
-    ]);
-    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
-    let rows = json["solve"].as_array().unwrap();
-    assert_eq!(rows.len(), 8);
-    for pair in rows.chunks(2) {
-        assert_eq!(pair[0]["solver"], "baseline");
-        assert_eq!(pair[1]["solver"], "this");
-        assert_eq!(pair[0]["threads"], pair[1]["threads"]);
-        assert!(pair[0]["speed_up"].is_null());
-        assert!(pair[1]["speed_up"].as_f64().unwrap() > 0.0);
-        assert_eq!(pair[1]["wall_runs"].as_array().unwrap().len(), 2);
-        assert_eq!(pair[0]["winner"], "black");
-    }
-    // On one thread the same program visits the same nodes.
-    assert_eq!(rows[1]["x_nodes"], 1.0);
-}
-
-#[test]
-fn bench_solve_refuses_a_missing_baseline() {
-    assert_input_error(
-        &["bench", "solve", "--compare", "baseline"],
-        "--baseline PATH",
-    );
-    assert_input_error(
-        &[
-            "bench",
-            "solve",
-            "--compare",
-            "baseline",
-            "--baseline",
-            "/no/such/breakthrough",
-        ],
-        "no such program",
-    );
-    assert_input_error(
-        &["bench", "solve", "--baseline", "/bin/true"],
-        "--compare baseline",
-    );
 }
 
 #[test]
@@ -800,10 +641,8 @@ fn a_stopped_length_search_reports_its_questions() {
         ),
         "{text}"
     );
-    // The report takes the bound from <board>-length.json where the result has no length.
+    // Another run goes on from the answers of a stopped one.
     let dir = scratch("length-try");
-    std::fs::write(dir.join("published.json"), "{\"results\": []}").unwrap();
-    solve_json(&["4x4", "--out", dir.join("4x4.json").to_str().unwrap()]);
     let tried = dir.join("4x4-length.json");
     let output = run(&[
         &args[..],
@@ -840,14 +679,6 @@ fn a_stopped_length_search_reports_its_questions() {
     let other = other.to_str().unwrap();
     assert_input_error(&[&args[..], &["--length-resume", other]].concat(), "not of");
     assert_input_error(&["solve", "4x4", "--length-resume", tried], "add --length");
-    let readme = report(&dir);
-    assert!(
-        readme.contains(
-            "- 4x4: at least 12 plies: a separate run answered \"no\" up to 10 plies and was \
-             stopped (node limit) on the question of 12 plies"
-        ),
-        "{readme}"
-    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

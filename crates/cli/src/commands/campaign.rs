@@ -12,12 +12,17 @@ use breakthrough_campaign::{
     Campaign, CampaignError, Checkpoint, Figures, RunOptions, RunOutcome, Settled, Spec,
     DEFAULT_EXPORT_MIN, DEFAULT_JOB_NODES,
 };
+use breakthrough_cli::svg::{plot, svg_start, Frame};
+use breakthrough_cli::text::human;
 use breakthrough_engine::Position;
+use breakthrough_result::{
+    CampaignProof, CampaignSettings, CampaignStatus, DagCounts, ProofNumber, ProofSummary,
+    RootMove, Run, Sample, Side, SolveResult, Solver, Stats, Status,
+};
 use breakthrough_solver::knowledge::DEFAULT_RACE_MOVES;
 use clap::{Args, Subcommand};
-use serde_json::{json, Value};
 
-use super::solve::{human, pn_json, verdict_text};
+use super::solve::{outcome, proof_number, verdict_text};
 use crate::args::PositionArgs;
 use crate::{progress, system, InputError};
 
@@ -90,8 +95,8 @@ pub struct RunArgs {
     pub export_min: u64,
 
     /// Turn the race rules off (fixed when the campaign starts).
-    #[arg(long)]
-    pub no_patterns: bool,
+    #[arg(long, alias = "no-patterns")]
+    pub no_race_rules: bool,
 
     /// Longest race win the rules look for (fixed when the campaign starts).
     #[arg(long, value_name = "K", default_value_t = DEFAULT_RACE_MOVES,
@@ -164,7 +169,7 @@ fn run_campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
     }
     let spec = Spec::new(
         &position,
-        !args.no_patterns,
+        !args.no_race_rules,
         args.race_moves,
         4,
         args.job_nodes,
@@ -245,11 +250,11 @@ pub(super) fn drive(
         if args.json {
             outln!("{}", text.trim_end());
         } else {
-            let result: Value = serde_json::from_str(&text)
+            let result: SolveResult = serde_json::from_str(&text)
                 .with_context(|| format!("{} is damaged", result_path.display()))?;
             outln!(
                 "result     {} (solved already; see {})",
-                result["verdict"].as_str().unwrap_or("?"),
+                result.verdict,
                 result_path.display()
             );
             print_totals(campaign.checkpoint());
@@ -300,10 +305,7 @@ pub(super) fn drive(
         RunOutcome::Solved(settled) => {
             let result = result_json(&campaign, &position, &settled, &options);
             let text = serde_json::to_string_pretty(&result)?;
-            crate::commands::solve::write_atomically(
-                &args.dir.join("result.json"),
-                text.as_bytes(),
-            )?;
+            breakthrough_cli::write_atomically(&args.dir.join("result.json"), text.as_bytes())?;
             if args.json {
                 outln!("{text}");
             } else {
@@ -361,147 +363,146 @@ fn print_totals(checkpoint: &Checkpoint) {
     );
 }
 
-fn runs_json(checkpoint: &Checkpoint) -> Value {
+fn runs(checkpoint: &Checkpoint) -> Vec<Run> {
     checkpoint
         .runs
         .iter()
-        .map(|r| {
-            json!({
-                "started_unix": r.started_unix,
-                "seconds": r.seconds,
-                "nodes": r.nodes,
-                "jobs": r.jobs,
-                "threads": r.threads,
-                "table_mb": r.table_mb,
-                "end": r.end.name(),
-            })
+        .map(|r| Run {
+            started_unix: r.started_unix,
+            seconds: r.seconds,
+            nodes: r.nodes,
+            jobs: r.jobs,
+            threads: u64::from(r.threads),
+            table_mb: r.table_mb,
+            end: r.end.name().to_string(),
         })
         .collect()
 }
 
-fn course_json(checkpoint: &Checkpoint) -> Value {
+fn course(checkpoint: &Checkpoint) -> Vec<Sample> {
     checkpoint
         .history
         .iter()
-        .map(|s| {
-            json!({
-                "seconds": s.seconds,
-                "nodes": s.nodes,
-                "root_proof": pn_json(s.phi),
-                "root_disproof": pn_json(s.delta),
-            })
+        .map(|s| Sample {
+            seconds: s.seconds,
+            nodes: s.nodes,
+            root_proof: proof_number(s.phi),
+            root_disproof: proof_number(s.delta),
         })
         .collect()
 }
 
 /// The campaign's figures (what `campaign status --json` prints).
-fn status_json(spec: &Spec, checkpoint: &Checkpoint) -> Value {
+fn status_json(spec: &Spec, checkpoint: &Checkpoint) -> CampaignStatus {
     let (seconds, nodes, jobs) = checkpoint.totals();
     let root = checkpoint.dag.root();
     let (leaves, in_flight, expanded, solved) = checkpoint.dag.counts();
-    json!({
-        "board": spec.board,
-        "position": spec.position,
-        "status": match root.wins() {
-            Some(_) => "solved",
-            None => "unknown",
+    CampaignStatus {
+        board: spec.board.clone(),
+        position: spec.position.clone(),
+        status: match root.wins() {
+            Some(_) => Status::Solved,
+            None => Status::Unknown,
         },
-        "runs": runs_json(checkpoint),
-        "seconds": seconds,
-        "nodes": nodes,
-        "jobs": jobs,
-        "jobs_in_flight": in_flight.max(checkpoint.in_flight as usize),
-        "stored": checkpoint.stored,
-        "dag": {
-            "nodes": checkpoint.dag.len(),
-            "expanded": expanded,
-            "leaves": leaves,
-            "solved": solved,
-            "bytes": checkpoint.dag.memory_bytes(),
+        runs: runs(checkpoint),
+        seconds,
+        nodes,
+        jobs,
+        jobs_in_flight: in_flight.max(checkpoint.in_flight as usize) as u64,
+        stored: checkpoint.stored,
+        dag: DagCounts {
+            nodes: checkpoint.dag.len() as u64,
+            expanded: expanded as u64,
+            leaves: leaves as u64,
+            solved: solved as u64,
+            bytes: checkpoint.dag.memory_bytes() as u64,
         },
-        "root_proof": pn_json(root.phi),
-        "root_disproof": pn_json(root.delta),
-        "settings": {
-            "patterns": spec.patterns,
-            "race_moves": spec.race_moves,
-            "epsilon": 1.0 / f64::from(spec.inverse_epsilon),
-            "job_nodes": spec.job_nodes,
+        root_proof: proof_number(root.phi),
+        root_disproof: proof_number(root.delta),
+        settings: CampaignSettings {
+            race_rules: spec.patterns,
+            race_moves: spec.race_moves,
+            epsilon: 1.0 / f64::from(spec.inverse_epsilon),
+            job_nodes: spec.job_nodes,
         },
-        "course": course_json(checkpoint),
-    })
+        course: course(checkpoint),
+        svg: None,
+        store_bytes: None,
+    }
 }
 
-/// result.json: the schema of `solve --json`, with the campaign's figures.
+/// result.json: a solve's result, with the campaign's figures.
 fn result_json(
     campaign: &Campaign,
     position: &Position,
     settled: &Settled,
     options: &RunOptions,
-) -> Value {
+) -> SolveResult {
     let checkpoint = campaign.checkpoint();
     let spec = campaign.spec();
     let (seconds, nodes, _) = checkpoint.totals();
-    let mover = position.to_move();
-    let root_moves: Vec<Value> = settled
+    let root_moves = settled
         .root_moves
         .iter()
-        .map(|&(step, wins)| {
-            json!({
-                "move": position.to_move_text(step).to_string(),
-                "outcome": match wins {
-                    Some(true) => "win",
-                    Some(false) => "loss",
-                    None => "unproven",
-                },
-                "length": Value::Null,
-            })
+        .map(|&(step, wins)| RootMove {
+            mv: position.to_move_text(step).to_string(),
+            outcome: outcome(wins),
+            length: None,
         })
         .collect();
-    json!({
-        "board": spec.board,
-        "position": spec.position,
-        "to_move": mover.name(),
-        "winner": settled.winner.name(),
-        "best_move": settled.best_move.map(|step| position.to_move_text(step).to_string()),
-        "status": "solved",
-        "stopped_by": Value::Null,
-        "verdict": verdict_text(position, settled.winner),
-        "root_moves": root_moves,
-        "principal_variation": Value::Null,
-        "principal_variation_kind": Value::Null,
-        "length": Value::Null,
-        "length_search": Value::Null,
-        "proof": {
-            "file": "certificate.json",
-            "format": "campaign",
-            "bytes": settled.certificate_bytes,
-            "positions": settled.top_positions,
-            "parts": settled.parts,
+    let side = |color| match color {
+        breakthrough_engine::Color::White => Side::White,
+        breakthrough_engine::Color::Black => Side::Black,
+    };
+    SolveResult {
+        board: spec.board.clone(),
+        position: spec.position.clone(),
+        to_move: side(position.to_move()),
+        winner: Some(side(settled.winner)),
+        best_move: settled
+            .best_move
+            .map(|step| position.to_move_text(step).to_string()),
+        status: Status::Solved,
+        stopped_by: None,
+        verdict: verdict_text(position, settled.winner),
+        root_moves,
+        principal_variation: None,
+        principal_variation_kind: None,
+        length: None,
+        length_search: None,
+        proof: Some(ProofSummary::Campaign(CampaignProof {
+            file: "certificate.json".to_string(),
+            format: "campaign".to_string(),
+            bytes: settled.certificate_bytes,
+            positions: settled.top_positions,
+            parts: settled.parts as u64,
+        })),
+        stats: Stats {
+            nodes,
+            seconds,
+            wall_seconds: seconds,
+            nodes_per_second: nodes as f64 / seconds.max(1e-9),
+            threads: options.threads as u64,
+            search: None,
+            root_proof: ProofNumber::Finite(0),
+            root_disproof: ProofNumber::INFINITE,
+            peak_memory_mb: system::peak_memory_mb(),
+            course: course(checkpoint),
         },
-        "stats": {
-            "nodes": nodes,
-            "seconds": seconds,
-            "wall_seconds": seconds,
-            "nodes_per_second": nodes as f64 / seconds.max(1e-9),
-            "threads": options.threads,
-            "root_proof": 0,
-            "root_disproof": "inf",
-            "peak_memory_mb": system::peak_memory_mb(),
-            "course": course_json(checkpoint),
+        solver: Solver {
+            algorithm: "campaign".to_string(),
+            race_rules: spec.patterns,
+            race_moves: spec.patterns.then_some(spec.race_moves),
+            epsilon: 1.0 / f64::from(spec.inverse_epsilon),
+            search: None,
+            table_mb: options.table_mb as u64,
+            threads: options.threads as u64,
+            job_nodes: Some(spec.job_nodes),
+            version: env!("CARGO_PKG_VERSION").to_string(),
         },
-        "solver": {
-            "algorithm": "campaign",
-            "patterns": spec.patterns,
-            "race_moves": spec.patterns.then_some(spec.race_moves),
-            "epsilon": 1.0 / f64::from(spec.inverse_epsilon),
-            "table_mb": options.table_mb,
-            "threads": options.threads,
-            "job_nodes": spec.job_nodes,
-            "version": env!("CARGO_PKG_VERSION"),
-        },
-        "campaign": status_json(spec, checkpoint),
-        "machine": system::machine(),
-    })
+        campaign: Some(status_json(spec, checkpoint)),
+        machine: system::machine(),
+    }
 }
 
 fn status(args: StatusArgs) -> anyhow::Result<ExitCode> {
@@ -528,8 +529,8 @@ fn status(args: StatusArgs) -> anyhow::Result<ExitCode> {
     let stored_bytes = breakthrough_campaign::store::disk_bytes(&args.dir);
     if args.json {
         let mut object = status_json(&spec, &checkpoint);
-        object["svg"] = json!("numbers.svg");
-        object["store_bytes"] = json!(stored_bytes);
+        object.svg = Some("numbers.svg".to_string());
+        object.store_bytes = Some(stored_bytes);
         outln!("{}", serde_json::to_string_pretty(&object)?);
     } else {
         outln!("board      {}", spec.board);
@@ -559,7 +560,7 @@ fn status(args: StatusArgs) -> anyhow::Result<ExitCode> {
 /// The root's numbers over the campaign's time, all runs.
 fn numbers_svg(spec: &Spec, checkpoint: &Checkpoint) -> anyhow::Result<String> {
     let (width, height) = (800.0, 300.0);
-    let mut svg = super::report::svg_start(width, height)?;
+    let mut svg = svg_start(width, height)?;
     writeln!(
         svg,
         r#"<text x="20" y="24" font-size="15">Campaign {} ({} runs)</text>"#,
@@ -568,14 +569,13 @@ fn numbers_svg(spec: &Spec, checkpoint: &Checkpoint) -> anyhow::Result<String> {
     )?;
     let title =
         "Root proof number (red) and disproof number (blue) against campaign seconds, log scale";
-    super::report::plot(
-        &mut svg,
-        &course_json(checkpoint),
+    let frame = Frame {
         title,
-        60.0,
-        180.0,
+        top: 60.0,
+        height: 180.0,
         width,
-    )?;
+    };
+    plot(&mut svg, &course(checkpoint), frame)?;
     writeln!(svg, "</svg>")?;
     Ok(svg)
 }

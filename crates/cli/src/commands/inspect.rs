@@ -5,9 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use breakthrough_engine::Position;
+use breakthrough_result::{LineKind, Outcome, ProofSummary, SolveResult};
 use clap::Args;
-use serde::Deserialize;
-use serde_json::Value;
 
 use crate::commands::verify::{check, print_parts};
 use crate::InputError;
@@ -29,37 +28,6 @@ pub struct InspectArgs {
     /// Diagrams side by side up to this many columns of text.
     #[arg(long, default_value_t = 100, value_name = "COLS")]
     pub width: usize,
-}
-
-/// The parts of a result file that `inspect` reads; other fields are shown as found.
-#[derive(Debug, Deserialize)]
-struct SolveResult {
-    board: String,
-    position: String,
-    verdict: String,
-    best_move: Option<String>,
-    #[serde(default)]
-    root_moves: Vec<RootMoveEntry>,
-    #[serde(default)]
-    principal_variation: Option<Vec<String>>,
-    #[serde(default)]
-    principal_variation_kind: Option<String>,
-    #[serde(default)]
-    length: Option<u64>,
-    #[serde(default)]
-    proof: Option<Value>,
-    stats: Value,
-    #[serde(default)]
-    solver: Value,
-}
-
-#[derive(Debug, Deserialize)]
-struct RootMoveEntry {
-    #[serde(rename = "move")]
-    mv: String,
-    outcome: String,
-    #[serde(default)]
-    length: Option<u64>,
 }
 
 pub fn run(args: InspectArgs) -> anyhow::Result<ExitCode> {
@@ -90,9 +58,16 @@ pub fn run(args: InspectArgs) -> anyhow::Result<ExitCode> {
         let moves: Vec<String> = result
             .root_moves
             .iter()
-            .map(|m| match m.length {
-                Some(plies) => format!("{} {} in {plies}", m.mv, m.outcome),
-                None => format!("{} {}", m.mv, m.outcome),
+            .map(|m| {
+                let outcome = match m.outcome {
+                    Outcome::Win => "win",
+                    Outcome::Loss => "loss",
+                    Outcome::Unproven => "unproven",
+                };
+                match m.length {
+                    Some(plies) => format!("{} {outcome} in {plies}", m.mv),
+                    None => format!("{} {outcome}", m.mv),
+                }
             })
             .collect();
         outln!("root moves {}", moves.join(", "));
@@ -148,74 +123,82 @@ pub fn run(args: InspectArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The search's figures: whatever the result file holds, in a few lines.
+/// The search's figures, in a few lines.
 fn print_stats(result: &SolveResult) {
     let stats = &result.stats;
-    let number = |value: &Value| match value {
-        Value::Number(n) if n.is_f64() => format!("{:.1}", n.as_f64().unwrap_or(0.0)),
-        Value::Number(n) => n.to_string(),
-        Value::String(s) => s.clone(),
-        Value::Null => "-".to_string(),
-        other => other.to_string(),
-    };
-    let seconds = stats["seconds"].as_f64().unwrap_or(0.0);
-    let patterns = match result.solver["patterns"] {
-        Value::Bool(false) => "no race rules".to_string(),
-        _ => format!(
-            "race wins up to {} moves",
-            number(&result.solver["race_moves"])
-        ),
+    let solver = &result.solver;
+    let rules = match solver.race_moves {
+        Some(moves) if solver.race_rules => format!("race wins up to {moves} moves"),
+        _ => "no race rules".to_string(),
     };
     outln!(
-        "search     {} nodes in {seconds:.2} s ({:.2} M nodes/s), {} thread(s), {}, {patterns}",
-        number(&stats["nodes"]),
-        stats["nodes_per_second"].as_f64().unwrap_or(0.0) / 1e6,
-        number(&stats["threads"]),
-        number(&result.solver["algorithm"]),
+        "search     {} nodes in {:.2} s ({:.2} M nodes/s), {} thread(s), {}, {rules}",
+        stats.nodes,
+        stats.seconds,
+        stats.nodes_per_second / 1e6,
+        stats.threads,
+        solver.algorithm,
     );
-    if let Some(per_thread) = stats["thread_nodes"].as_array().filter(|t| t.len() > 1) {
-        let per_thread: Vec<String> = per_thread.iter().map(number).collect();
+    let search = stats.search.as_ref();
+    if let Some(per_thread) = search.map(|s| &s.thread_nodes).filter(|t| t.len() > 1) {
+        let per_thread: Vec<String> = per_thread.iter().map(u64::to_string).collect();
         outln!("threads    nodes per thread: {}", per_thread.join(", "));
     }
     outln!(
         "root       proof {} / disproof {}; peak memory {} MiB",
-        number(&stats["root_proof"]),
-        number(&stats["root_disproof"]),
-        number(&stats["peak_memory_mb"]),
+        stats.root_proof,
+        stats.root_disproof,
+        stats
+            .peak_memory_mb
+            .map_or("-".to_string(), |mb| format!("{mb:.1}")),
     );
-    let table = &stats["table"];
-    outln!(
-        "table      {} MiB, {} of {} entries used ({:.1}%), {} replacements",
-        number(&table["megabytes"]),
-        number(&table["used"]),
-        number(&table["capacity"]),
-        100.0 * table["fill"].as_f64().unwrap_or(0.0),
-        number(&table["replacements"]),
-    );
-    for (name, title) in [("race_rules", "race rules"), ("knowledge", "knowledge")] {
-        if let Some(counts) = stats[name].as_object() {
-            let parts: Vec<String> = counts
-                .iter()
-                .map(|(kind, count)| format!("{kind} {}", number(count)))
-                .collect();
-            outln!("{title:<10} {}", parts.join(", "));
-        }
+    if let Some(search) = search {
+        let table = &search.table;
+        outln!(
+            "table      {} MiB, {} of {} entries used ({:.1}%), {} replacements",
+            table.megabytes,
+            table.used,
+            table.capacity,
+            100.0 * table.fill,
+            table.replacements,
+        );
+        print_race_rules(search);
     }
-    if let Some(proof) = result.proof.as_ref().filter(|p| p.is_object()) {
+    if let Some(ProofSummary::Certificate(proof)) = &result.proof {
         outln!(
             "proof      {}: {} bytes, {} positions, longest game {} plies",
-            number(&proof["file"]),
-            number(&proof["bytes"]),
-            number(&proof["positions"]),
-            number(&proof["height"]),
+            proof.file.as_deref().unwrap_or("-"),
+            proof.bytes,
+            proof.positions,
+            proof.height,
         );
     }
 }
 
+/// Positions each race rule closed, by kind, in the order of their names.
+fn print_race_rules(search: &breakthrough_result::SearchStats) {
+    let rules = &search.race_rules;
+    let mut counts: Vec<(String, u64)> = vec![
+        ("closed".into(), rules.closed),
+        ("double_threat".into(), rules.double_threat),
+        ("game_over".into(), rules.game_over),
+        ("must_capture_narrowed".into(), rules.must_capture_narrowed),
+        ("unstoppable_threat".into(), rules.unstoppable_threat),
+        ("win_in_one".into(), rules.win_in_one),
+    ];
+    counts.extend(rules.race_wins.iter().map(|(k, &v)| (k.clone(), v)));
+    counts.sort();
+    let parts: Vec<String> = counts
+        .iter()
+        .map(|(kind, count)| format!("{kind} {count}"))
+        .collect();
+    outln!("race rules {}", parts.join(", "));
+}
+
 /// What kind of line the result's main line is, in words.
 fn line_kind(result: &SolveResult) -> &'static str {
-    match result.principal_variation_kind.as_deref() {
-        Some("perfect_play") => "perfect play: the fastest win against the longest defence",
+    match result.principal_variation_kind {
+        Some(LineKind::PerfectPlay) => "perfect play: the fastest win against the longest defence",
         _ => "the proof's line: a winning strategy's moves, not always the fastest",
     }
 }

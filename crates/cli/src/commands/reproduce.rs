@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 
 use anyhow::{bail, Context};
+use breakthrough_cli::results::{read_campaign, read_published, read_results};
+use breakthrough_result::{Side, SolveResult, Status};
 use clap::Args;
 use serde_json::Value;
-
-use super::report::{order, read_published, read_results};
 
 /// Solve every board of RESULTS/published.json from the start with the default
 /// settings, verify each certificate with the rules alone, and print a table of
@@ -29,15 +29,19 @@ pub struct ReproduceArgs {
     pub results: PathBuf,
 }
 
-/// Runs this program with `args`; its exit code and stdout as JSON.
-fn child(args: &[&str]) -> anyhow::Result<(Option<i32>, Value)> {
+/// Runs this program with `args`; its exit code and stdout.
+fn child(args: &[&str]) -> anyhow::Result<(Option<i32>, Vec<u8>)> {
     let exe = std::env::current_exe().context("cannot find this program")?;
     let output = Command::new(exe)
         .args(args)
         .output()
         .context("cannot run a child process")?;
-    let json = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
-    Ok((output.status.code(), json))
+    Ok((output.status.code(), output.stdout))
+}
+
+/// "first"/"second" for a start position's winner.
+fn order(result: &SolveResult) -> &'static str {
+    result.winner.map_or("unknown", |side| side.order())
 }
 
 pub fn run(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
@@ -63,35 +67,25 @@ pub fn run(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
     let mut failures = 0;
     let mut openings = Vec::new();
     for entry in &published {
-        let board = entry["board"]
-            .as_str()
-            .context("a published result without a board")?;
-        let expected = entry["winner"].as_str().unwrap_or("?");
+        let board = entry.board.as_str();
+        let expected = entry.winner.as_str();
         let before = ours_before
             .iter()
             .find(|r| r.board == board)
-            .and_then(|r| r.json["stats"]["seconds"].as_f64());
-        let published_seconds = entry["seconds"]
-            .as_f64()
-            .map_or("-".to_string(), |s| format!("{s:.0}"));
-        let cores = entry["cores"]
-            .as_u64()
-            .map_or("-".to_string(), |c| c.to_string());
+            .map(|r| r.result.stats.seconds);
+        let published_seconds = entry.seconds.map_or("-".to_string(), |s| format!("{s:.0}"));
+        let cores = entry.cores.map_or("-".to_string(), |c| c.to_string());
         // A board with a campaign (5x6) is beyond one solve: say where it stands.
         let campaign = args.results.join(format!("{board}-campaign.json"));
         let skip = if campaign.exists() {
-            let status = std::fs::read_to_string(&campaign)
-                .ok()
-                .and_then(|text| serde_json::from_str::<Value>(&text).ok());
+            let status = read_campaign(&campaign).ok();
             Some(match status {
-                Some(status) if status["status"] == "solved" => {
+                Some(status) if status.status == Status::Solved => {
                     // Its result.json, copied here by scripts/campaign.sh.
                     let winner = ours_before
                         .iter()
                         .find(|r| r.board == board)
-                        .map_or("unknown", |r| {
-                            order(r.json["winner"].as_str().unwrap_or(""))
-                        });
+                        .map_or("unknown", |r| order(&r.result));
                     if winner != expected {
                         failures += 1;
                     }
@@ -105,7 +99,7 @@ pub fn run(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
                 Some(_) => format!("not solved here yet: a campaign, {}", campaign.display()),
                 None => {
                     failures += 1;
-                    format!("{} is not JSON", campaign.display())
+                    format!("{} is not a campaign's status", campaign.display())
                 }
             })
         } else if args.quick && !matches!(before, Some(s) if s <= 60.0) {
@@ -122,48 +116,54 @@ pub fn run(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
         }
         let proof = scratch.join(format!("{board}.cert"));
         let proof_path = proof.to_str().context("temporary path is not UTF-8")?;
-        let plies = entry["plies"].as_u64();
+        let plies = entry.plies;
         let mut solve_args = vec!["solve", board, "--quiet", "--json", "--proof", proof_path];
         if plies.is_some() {
             solve_args.push("--length");
         }
-        let (code, ours) = child(&solve_args)?;
+        let (code, stdout) = child(&solve_args)?;
         if code != Some(0) {
             bail!("solve {board} failed (exit {code:?})");
         }
-        let (code, verified) = child(&["verify", proof_path, "--json"])?;
+        let ours: SolveResult = serde_json::from_slice(&stdout)
+            .with_context(|| format!("solve {board} printed no result"))?;
+        let (code, stdout) = child(&["verify", proof_path, "--json"])?;
+        let verified: Value = serde_json::from_slice(&stdout).unwrap_or(Value::Null);
         let holds = code == Some(0) && verified["valid"] == true;
-        let winner = order(ours["winner"].as_str().unwrap_or(""));
+        let winner = order(&ours);
         let length_agrees = match plies {
             Some(plies) => {
-                ours["length"].as_u64() == Some(plies) && verified["length"] == ours["length"]
+                ours.length == Some(plies) && verified["length"].as_u64() == Some(plies.into())
             }
             None => true,
         };
         let agrees = winner == expected
             && holds
             && length_agrees
-            && verified["parts"][0]["winner"] == ours["winner"];
+            && verified["parts"][0]["winner"].as_str() == ours.winner.map(Side::name);
         if !agrees {
             failures += 1;
         }
-        if let Some(theirs) = entry["opening"].as_str() {
+        if let Some(theirs) = entry.opening.as_deref() {
             // Moves only, not the alternatives in brackets: "a2-a3 (or e2-e3) b4xa3".
             let moves = theirs
                 .split_whitespace()
                 .filter(|w| w.contains(['-', 'x']) && !w.ends_with(')'))
                 .count();
-            let line: Vec<&str> = ours["principal_variation"]
-                .as_array()
-                .map(|line| line.iter().filter_map(Value::as_str).take(moves).collect())
-                .unwrap_or_default();
+            let line: Vec<&str> = ours
+                .principal_variation
+                .iter()
+                .flatten()
+                .map(String::as_str)
+                .take(moves)
+                .collect();
             openings.push((board.to_string(), theirs.to_string(), line.join(" ")));
         }
-        let stats = &ours["stats"];
+        let stats = &ours.stats;
         let plies_text = match plies {
             Some(plies) => format!(
                 "{plies}/{}{}",
-                ours["length"],
+                ours.length.map_or("null".to_string(), |l| l.to_string()),
                 if length_agrees { "" } else { " (!)" }
             ),
             None => "-".to_string(),
@@ -172,9 +172,9 @@ pub fn run(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
             "{board:<6} {expected:<10} {:<10} {plies_text:<11} {:<9} {:>10.2} {:>8} {:>13} {published_seconds:>12} {cores:>6}",
             if winner == expected { winner.to_string() } else { format!("{winner} (!)") },
             if holds { "verified" } else { "FAILED" },
-            stats["seconds"].as_f64().unwrap_or(f64::NAN),
-            stats["threads"].to_string(),
-            stats["nodes"].to_string(),
+            stats.seconds,
+            stats.threads,
+            stats.nodes,
         );
     }
     std::fs::remove_dir_all(&scratch).ok();

@@ -7,15 +7,21 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
+use breakthrough_cli::text::human;
+use breakthrough_cli::write_atomically;
 use breakthrough_engine::{Color, Position};
 use breakthrough_proof::{Certificate, Claim};
+use breakthrough_result::{
+    self as result, CertificateSummary, FoundLengthSearch, LengthSearch, LineKind, Outcome,
+    PartSummary, PartialLengthSearch, ProofNumber, ProofSummary, RaceRuleCounts, RootMove,
+    SearchSettings, SearchStats, Side, SolveResult, Solver, Stats, Status, TableStats, Unanswered,
+};
 use breakthrough_solver::knowledge::DEFAULT_RACE_MOVES;
 use breakthrough_solver::{
     check_earlier, solve, Algorithm, GameLength, Knowledge, KnowledgeStats, Limits, PartialLength,
     Phase, Pn, Probe, Proof, Solution, SolveOptions,
 };
 use clap::{Args, ValueEnum};
-use serde_json::{json, Value};
 
 use crate::args::PositionArgs;
 use crate::{progress, system, InputError};
@@ -47,8 +53,8 @@ pub struct SolveArgs {
 
     /// Turn the race rules off (win in one, threats, race wins): plain search that
     /// only knows when a game is over, for ablation.
-    #[arg(long)]
-    pub no_patterns: bool,
+    #[arg(long, alias = "no-patterns")]
+    pub no_race_rules: bool,
 
     /// Longest race win the rules look for, in moves of the side to move.
     #[arg(long, value_name = "K", default_value_t = DEFAULT_RACE_MOVES,
@@ -215,7 +221,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             time_limit,
             stop: Some(stop),
         },
-        knowledge: if args.no_patterns {
+        knowledge: if args.no_race_rules {
             Knowledge::NONE
         } else {
             Knowledge {
@@ -311,46 +317,53 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// What kind of line `principal_variation` is.
-fn line_kind(proof: Option<&Proof>) -> Value {
-    match proof {
-        Some(proof) if proof.is_perfect_play() => json!("perfect_play"),
-        Some(_) => json!("proof_line"),
-        None => Value::Null,
+fn line_kind(proof: &Proof) -> LineKind {
+    if proof.is_perfect_play() {
+        LineKind::PerfectPlay
+    } else {
+        LineKind::ProofLine
     }
 }
 
-fn claim_json(claim: Claim) -> Value {
+fn side(color: Color) -> Side {
+    match color {
+        Color::White => Side::White,
+        Color::Black => Side::Black,
+    }
+}
+
+fn claim(claim: Claim) -> result::Claim {
     match claim {
-        Claim::Wins => json!({"kind": "wins"}),
-        Claim::WinsWithin(plies) => json!({"kind": "wins_within", "plies": plies}),
-        Claim::HoldsOut(plies) => json!({"kind": "holds_out", "plies": plies}),
-        Claim::WinsGiven => json!({"kind": "wins_given"}),
+        Claim::Wins => result::Claim::Wins,
+        Claim::WinsWithin(plies) => result::Claim::WinsWithin { plies },
+        Claim::HoldsOut(plies) => result::Claim::HoldsOut { plies },
+        Claim::WinsGiven => result::Claim::WinsGiven,
     }
 }
 
-fn part_json(part: &Certificate) -> Value {
-    json!({
-        "side": part.winner().name(),
-        "claim": claim_json(part.claim()),
-        "positions": part.positions(),
-    })
+fn part(part: &Certificate) -> PartSummary {
+    PartSummary {
+        side: side(part.winner()),
+        claim: claim(part.claim()),
+        positions: part.positions(),
+    }
 }
 
 /// How far a stopped length search got: the least length its answers allow, the
 /// questions answered and the one cut short.
-fn partial_length_json(partial: &PartialLength) -> Value {
-    json!({
-        "at_least": partial.at_least(),
-        "nodes": partial.nodes(),
-        "seconds": partial.seconds(),
-        "probes": probes_json(&partial.probes),
-        "earlier": probes_json(&partial.earlier),
-        "unanswered": {
-            "plies": partial.unanswered.plies,
-            "nodes": partial.unanswered.nodes,
-            "seconds": partial.unanswered.seconds,
+fn partial_length(partial: &PartialLength) -> PartialLengthSearch {
+    PartialLengthSearch {
+        at_least: partial.at_least(),
+        nodes: partial.nodes(),
+        seconds: partial.seconds(),
+        probes: probes(&partial.probes),
+        earlier: probes(&partial.earlier),
+        unanswered: Unanswered {
+            plies: partial.unanswered.plies,
+            nodes: partial.unanswered.nodes,
+            seconds: partial.unanswered.seconds,
         },
-    })
+    }
 }
 
 /// The answers of the earlier, stopped length search of `position` in `path` (its
@@ -359,91 +372,82 @@ fn earlier_answers(path: &Path, position: &Position) -> Result<(Color, Vec<Probe
     let bad =
         |why: String| InputError(anyhow::anyhow!("--length-resume {}: {why}", path.display()));
     let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
-    let json: Value = serde_json::from_str(&text).map_err(|e| bad(format!("not JSON ({e})")))?;
-    if json["position"] != position.to_string().as_str() {
+    let earlier: SolveResult =
+        serde_json::from_str(&text).map_err(|e| bad(format!("not a solve result ({e})")))?;
+    if earlier.position != position.to_string() {
         return Err(bad(format!(
             "a result of {}, not of {position}",
-            super::report::plain(&json["position"])
+            earlier.position
         )));
     }
-    let winner = match json["winner"].as_str() {
-        Some("white") => Color::White,
-        Some("black") => Color::Black,
-        _ => return Err(bad("no winner: its solve did not finish".to_string())),
+    let winner = match earlier.winner {
+        Some(Side::White) => Color::White,
+        Some(Side::Black) => Color::Black,
+        None => return Err(bad("no winner: its solve did not finish".to_string())),
     };
-    let search = &json["length_search"];
-    let lists = [&search["earlier"], &search["probes"]];
-    let mut answers = Vec::new();
-    for probe in lists.iter().filter_map(|list| list.as_array()).flatten() {
-        let (Some(plies), Some(wins)) = (probe["plies"].as_u64(), probe["wins"].as_bool()) else {
-            return Err(bad(format!("an answer without plies and wins: {probe}")));
-        };
-        answers.push(Probe {
-            plies: u32::try_from(plies).map_err(|_| bad(format!("{plies} plies")))?,
-            wins,
-            nodes: probe["nodes"].as_u64().unwrap_or(0),
-            seconds: probe["seconds"].as_f64().unwrap_or(0.0),
-        });
-    }
+    let answers: Vec<Probe> = earlier
+        .length_search
+        .iter()
+        .flat_map(LengthSearch::answers)
+        .map(|p| Probe {
+            plies: p.plies,
+            wins: p.wins,
+            nodes: p.nodes,
+            seconds: p.seconds,
+        })
+        .collect();
     check_earlier(position, winner, &answers).map_err(bad)?;
     Ok((winner, answers))
 }
 
-fn probes_json(probes: &[Probe]) -> Vec<Value> {
+fn probes(probes: &[Probe]) -> Vec<result::Probe> {
     probes
         .iter()
-        .map(|p| {
-            json!({
-                "plies": p.plies,
-                "wins": p.wins,
-                "nodes": p.nodes,
-                "seconds": p.seconds,
-            })
+        .map(|p| result::Probe {
+            plies: p.plies,
+            wins: p.wins,
+            nodes: p.nodes,
+            seconds: p.seconds,
         })
         .collect()
 }
 
-fn length_json(length: &GameLength) -> Value {
-    json!({
-        "nodes": length.nodes(),
-        "seconds": length.seconds(),
-        "probes": probes_json(&length.probes),
-        "earlier": probes_json(&length.earlier),
-    })
-}
-
-/// "1.2M", "350k": node counts for people.
-pub(crate) fn human(value: f64) -> String {
-    match value {
-        v if v >= 1e9 => format!("{:.2}G", v / 1e9),
-        v if v >= 1e6 => format!("{:.2}M", v / 1e6),
-        v if v >= 1e3 => format!("{:.1}k", v / 1e3),
-        v => format!("{v:.0}"),
+fn found_length(length: &GameLength) -> FoundLengthSearch {
+    FoundLengthSearch {
+        nodes: length.nodes(),
+        seconds: length.seconds(),
+        probes: probes(&length.probes),
+        earlier: probes(&length.earlier),
     }
 }
 
 /// Positions each race rule closed (or, for must_capture, narrowed), by kind.
-fn race_json(k: &KnowledgeStats) -> Value {
-    let mut rules = serde_json::Map::new();
-    rules.insert("closed".into(), json!(k.closed()));
-    rules.insert("win_in_one".into(), json!(k.win_in_one));
-    for (moves, &count) in k.race_win.iter().enumerate().skip(2) {
-        if count > 0 {
-            rules.insert(format!("race_win_in_{moves}"), json!(count));
-        }
+fn race_rules(k: &KnowledgeStats) -> RaceRuleCounts {
+    let race_wins = k
+        .race_win
+        .iter()
+        .enumerate()
+        .skip(2)
+        .filter(|&(_, &count)| count > 0)
+        .map(|(moves, &count)| (format!("race_win_in_{moves}"), count))
+        .collect();
+    RaceRuleCounts {
+        closed: k.closed(),
+        win_in_one: k.win_in_one,
+        double_threat: k.double_threat,
+        unstoppable_threat: k.unstoppable_threat,
+        must_capture_narrowed: k.must_capture,
+        game_over: k.game_over,
+        race_wins,
     }
-    rules.insert("double_threat".into(), json!(k.double_threat));
-    rules.insert("unstoppable_threat".into(), json!(k.unstoppable_threat));
-    rules.insert("must_capture_narrowed".into(), json!(k.must_capture));
-    rules.insert("game_over".into(), json!(k.game_over));
-    Value::Object(rules)
 }
 
-pub(crate) fn pn_json(pn: Pn) -> Value {
+/// A proof number as results write it.
+pub(crate) fn proof_number(pn: Pn) -> ProofNumber {
     if pn.is_inf() {
-        json!("inf")
+        ProofNumber::INFINITE
     } else {
-        json!(pn.get())
+        ProofNumber::Finite(u64::from(pn.get()))
     }
 }
 
@@ -486,11 +490,19 @@ fn sha256_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
-fn outcome_name(wins: Option<bool>) -> &'static str {
+pub(crate) fn outcome(wins: Option<bool>) -> Outcome {
     match wins {
-        Some(true) => "win",
-        Some(false) => "loss",
-        None => "unproven",
+        Some(true) => Outcome::Win,
+        Some(false) => Outcome::Loss,
+        None => Outcome::Unproven,
+    }
+}
+
+fn outcome_name(wins: Option<bool>) -> &'static str {
+    match outcome(wins) {
+        Outcome::Win => "win",
+        Outcome::Loss => "loss",
+        Outcome::Unproven => "unproven",
     }
 }
 
@@ -498,131 +510,148 @@ fn outcome_name(wins: Option<bool>) -> &'static str {
 type Sample = (f64, u64, Pn, Pn);
 
 /// At most `MAX_SAMPLES` samples of the search's course, evenly spread, the last kept.
-fn course_json(course: &[Sample]) -> Value {
+fn course(course: &[Sample]) -> Vec<result::Sample> {
     const MAX_SAMPLES: usize = 120;
     let step = course.len().div_ceil(MAX_SAMPLES).max(1);
     let last = course.len().saturating_sub(1);
-    let samples: Vec<Value> = course
+    course
         .iter()
         .enumerate()
         .filter(|(i, _)| i % step == 0 || *i == last)
-        .map(|(_, &(seconds, nodes, proof, disproof))| {
-            json!({
-                "seconds": seconds,
-                "nodes": nodes,
-                "root_proof": pn_json(proof),
-                "root_disproof": pn_json(disproof),
-            })
+        .map(|(_, &(seconds, nodes, proof, disproof))| result::Sample {
+            seconds,
+            nodes,
+            root_proof: proof_number(proof),
+            root_disproof: proof_number(disproof),
         })
-        .collect();
-    Value::Array(samples)
+        .collect()
+}
+
+/// What the certificate written says of itself.
+fn certificate_summary(path: &Path, proof: &Proof, bytes: &[u8]) -> CertificateSummary {
+    CertificateSummary {
+        // The name only: the certificate is kept beside the JSON.
+        file: path
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned()),
+        format_version: u32::from(proof.format_version()),
+        bytes: bytes.len() as u64,
+        // Identifies the file that was written (and verified), where it is too big
+        // to keep beside the JSON.
+        sha256: Some(sha256_hex(bytes)),
+        positions: proof.positions(),
+        parts: proof.parts().iter().map(part).collect(),
+        height: proof.height,
+        extraction_nodes: proof.search_nodes,
+        extraction_seconds: proof.seconds,
+    }
+}
+
+fn stats(solution: &Solution, options: &SolveOptions, samples: &[Sample]) -> Stats {
+    let stats = &solution.stats;
+    let table = &stats.table;
+    Stats {
+        nodes: stats.nodes,
+        seconds: stats.seconds,
+        // The whole process until the result was ready: start-up, the table, the
+        // search and the proof's extraction (what the user waits for).
+        wall_seconds: system::wall_seconds(),
+        nodes_per_second: stats.nodes as f64 / stats.seconds.max(1e-9),
+        threads: stats.threads as u64,
+        search: Some(SearchStats {
+            thread_nodes: stats.thread_nodes.clone(),
+            // Total nodes over one thread's: known only where both were measured.
+            search_overhead: (stats.threads == 1).then_some(1.0),
+            table: TableStats {
+                megabytes: options.table_mb as u64,
+                bytes: table.bytes,
+                capacity: table.capacity,
+                used: table.used,
+                fill: table.used as f64 / table.capacity.max(1) as f64,
+                replacements: table.replacements,
+            },
+            race_rules: race_rules(&stats.knowledge),
+        }),
+        root_proof: proof_number(stats.root_proof),
+        root_disproof: proof_number(stats.root_disproof),
+        peak_memory_mb: system::peak_memory_mb(),
+        course: course(samples),
+    }
+}
+
+fn solver(solution: &Solution, options: &SolveOptions) -> Solver {
+    let knowledge = &options.knowledge;
+    Solver {
+        algorithm: options.algorithm.name().to_string(),
+        race_rules: knowledge.patterns,
+        race_moves: knowledge.patterns.then_some(knowledge.race_moves),
+        epsilon: 1.0 / f64::from(options.inverse_epsilon),
+        search: Some(SearchSettings {
+            depth_bias: (options.algorithm == Algorithm::Dfpn)
+                .then(|| options.depth_bias_of(solution.position.board())),
+            max_nodes: options.limits.max_nodes,
+            time_limit: options.limits.time_limit.map(|d| d.as_secs_f64()),
+            length_resumed: options.length_earlier.is_some(),
+        }),
+        table_mb: options.table_mb as u64,
+        threads: options.threads as u64,
+        job_nodes: None,
+        version: env!("CARGO_PKG_VERSION").to_string(),
+    }
 }
 
 fn report(
     solution: &Solution,
     options: &SolveOptions,
     certificate: Written,
-    course: &[Sample],
-) -> Value {
-    let stats = &solution.stats;
-    let root_moves: Vec<Value> = solution
+    samples: &[Sample],
+) -> SolveResult {
+    let root_moves = solution
         .root_moves
         .iter()
-        .map(|m| {
-            json!({
-                "move": m.mv.to_string(),
-                "outcome": outcome_name(m.wins),
-                "length": m.length,
-            })
+        .map(|m| RootMove {
+            mv: m.mv.to_string(),
+            outcome: outcome(m.wins),
+            length: m.length,
         })
         .collect();
-    let (principal_variation, proof) = match certificate {
-        Some((path, proof, proof_bytes)) => (
-            json!(proof
+    let position = &solution.position;
+    SolveResult {
+        board: position.board().to_string(),
+        position: position.to_string(),
+        to_move: side(position.to_move()),
+        winner: solution.winner.map(side),
+        best_move: solution.best_move.map(|m| m.to_string()),
+        status: if solution.is_solved() {
+            Status::Solved
+        } else {
+            Status::Unknown
+        },
+        stopped_by: solution.stopped.map(|s| s.name().to_string()),
+        verdict: verdict(solution),
+        root_moves,
+        principal_variation: certificate.map(|(_, proof, _)| {
+            proof
                 .principal_variation
                 .iter()
                 .map(ToString::to_string)
-                .collect::<Vec<_>>()),
-            json!({
-                // The name only: the certificate is kept beside the JSON.
-                "file": path.file_name().map(|name| name.to_string_lossy()),
-                "format_version": proof.format_version(),
-                "bytes": proof_bytes.len(),
-                // Identifies the file that was written (and verified), where it is
-                // too big to keep beside the JSON.
-                "sha256": sha256_hex(proof_bytes),
-                "positions": proof.positions(),
-                "parts": proof.parts().iter().map(part_json).collect::<Vec<_>>(),
-                "height": proof.height,
-                "extraction_nodes": proof.search_nodes,
-                "extraction_seconds": proof.seconds,
-            }),
-        ),
-        None => (Value::Null, Value::Null),
-    };
-    let table = &stats.table;
-    let k = &stats.knowledge;
-    json!({
-        "board": solution.position.board().to_string(),
-        "position": solution.position.to_string(),
-        "to_move": solution.position.to_move().name(),
-        "winner": solution.winner.map(Color::name),
-        "best_move": solution.best_move.map(|m| m.to_string()),
-        "status": if solution.is_solved() { "solved" } else { "unknown" },
-        "stopped_by": solution.stopped.map(|s| s.name()),
-        "verdict": verdict(solution),
-        "root_moves": root_moves,
-        "principal_variation": principal_variation,
-        "principal_variation_kind": line_kind(certificate.map(|(_, proof, _)| proof)),
-        "length": solution.length.as_ref().map(|l| l.plies),
-        "length_search": match (&solution.length, &solution.partial_length) {
-            (Some(length), _) => length_json(length),
-            (None, Some(partial)) => partial_length_json(partial),
-            (None, None) => Value::Null,
+                .collect()
+        }),
+        principal_variation_kind: certificate.map(|(_, proof, _)| line_kind(proof)),
+        length: solution.length.as_ref().map(|l| l.plies),
+        length_search: match (&solution.length, &solution.partial_length) {
+            (Some(length), _) => Some(LengthSearch::Found(found_length(length))),
+            (None, Some(partial)) => Some(LengthSearch::Partial(partial_length(partial))),
+            (None, None) => None,
         },
-        "proof": proof,
-        "stats": {
-            "nodes": stats.nodes,
-            "seconds": stats.seconds,
-            // The whole process until the result was ready: start-up, the table, the
-            // search and the proof's extraction (what the user waits for).
-            "wall_seconds": system::wall_seconds(),
-            "nodes_per_second": stats.nodes as f64 / stats.seconds.max(1e-9),
-            "threads": stats.threads,
-            "thread_nodes": stats.thread_nodes,
-            // Total nodes over one thread's: known only where both were measured, as
-            // `breakthrough bench solve --compare threads` does.
-            "search_overhead": (stats.threads == 1).then_some(1.0),
-            "root_proof": pn_json(stats.root_proof),
-            "root_disproof": pn_json(stats.root_disproof),
-            "table": {
-                "megabytes": options.table_mb,
-                "bytes": table.bytes,
-                "capacity": table.capacity,
-                "used": table.used,
-                "fill": table.used as f64 / table.capacity.max(1) as f64,
-                "replacements": table.replacements,
-            },
-            "race_rules": race_json(k),
-            "peak_memory_mb": system::peak_memory_mb(),
-            "course": course_json(course),
-        },
-        "solver": {
-            "algorithm": options.algorithm.name(),
-            "patterns": options.knowledge.patterns,
-            "race_moves": options.knowledge.patterns.then_some(options.knowledge.race_moves),
-            "epsilon": 1.0 / f64::from(options.inverse_epsilon),
-            "depth_bias": (options.algorithm == Algorithm::Dfpn)
-                .then(|| options.depth_bias_of(solution.position.board())),
-            "table_mb": options.table_mb,
-            "threads": options.threads,
-            "max_nodes": options.limits.max_nodes,
-            "time_limit": options.limits.time_limit.map(|d| d.as_secs_f64()),
-            "length_resumed": options.length_earlier.is_some(),
-            "version": env!("CARGO_PKG_VERSION"),
-        },
-        "machine": system::machine(),
-    })
+        proof: certificate.map(|(path, proof, bytes)| {
+            ProofSummary::Certificate(certificate_summary(path, proof, bytes))
+        }),
+        stats: stats(solution, options, samples),
+        solver: solver(solution, options),
+        campaign: None,
+        machine: system::machine(),
+    }
 }
 
 fn print_summary(solution: &Solution, options: &SolveOptions, certificate: Written) {
@@ -732,15 +761,4 @@ fn check_directory(flag: &str, path: &Path) -> Result<(), InputError> {
             dir.display()
         )))
     }
-}
-
-/// Writes `bytes` to `path` through a temporary file beside it, so that the file is
-/// either the old one or the whole new one, never half written.
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path)?;
-    Ok(())
 }

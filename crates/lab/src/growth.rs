@@ -1,6 +1,6 @@
 //! How the cost of a solve grows with the board, from the solved boards in the
 //! results directory, and what that predicts for the boards still open (those with
-//! a `<board>-campaign.json`). Part of `breakthrough report`.
+//! a `<board>-campaign.json`). Part of `breakthrough-lab report`.
 //!
 //! A board's node count is predicted two ways from its smaller neighbours: one row
 //! fewer times the row factor (how much one more row multiplied the nodes on the
@@ -15,9 +15,10 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::Context;
-use serde_json::Value;
-
-use super::report::{plain, svg_start, thousands, Solved};
+use breakthrough_cli::results::Solved;
+use breakthrough_cli::svg::svg_start;
+use breakthrough_cli::text::thousands;
+use breakthrough_result::{CampaignStatus, Status};
 
 /// The cost of one solved board.
 #[derive(Clone, Copy, Debug)]
@@ -34,9 +35,9 @@ fn costs(results: &[Solved]) -> Costs {
         .iter()
         .filter_map(|r| {
             let board: breakthrough_engine::Board = r.board.parse().ok()?;
-            let stats = &r.json["stats"];
-            let nodes = stats["nodes"].as_f64().filter(|&n| n > 0.0)?;
-            let seconds = stats["seconds"].as_f64().unwrap_or(f64::NAN);
+            let stats = &r.result.stats;
+            let nodes = Some(stats.nodes as f64).filter(|&n| n > 0.0)?;
+            let seconds = stats.seconds;
             Some(((board.width(), board.height()), Cost { nodes, seconds }))
         })
         .collect()
@@ -158,25 +159,6 @@ struct Open {
     projected: Option<(f64, f64)>,
 }
 
-/// The campaigns' status files, `<board>-campaign.json`, in `dir`.
-pub fn campaigns(dir: &Path) -> anyhow::Result<Vec<(String, Value)>> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir(dir)? {
-        let path = entry?.path();
-        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
-            continue;
-        };
-        let Some(board) = name.strip_suffix("-campaign.json") else {
-            continue;
-        };
-        let json: Value = serde_json::from_str(&std::fs::read_to_string(&path)?)
-            .with_context(|| format!("{} is not JSON", path.display()))?;
-        found.push((board.to_string(), json));
-    }
-    found.sort_by(|a, b| a.0.cmp(&b.0));
-    Ok(found)
-}
-
 /// A factor with two significant digits.
 fn factor_text(x: f64) -> String {
     if !x.is_finite() {
@@ -190,14 +172,50 @@ fn factor_text(x: f64) -> String {
 }
 
 /// Writes the growth and campaign sections into `text`, and `dir/growth.svg`;
-/// `found` are the campaigns' status files ([`campaigns`]).
+/// `found` are the campaigns' status files.
 pub fn section(
     dir: &Path,
     results: &[Solved],
-    found: &[(String, Value)],
+    found: &[(String, CampaignStatus)],
     text: &mut String,
 ) -> anyhow::Result<()> {
     let costs = costs(results);
+    let spread = growth_table(&costs, text)?;
+    if !found.is_empty() {
+        writeln!(
+            text,
+            "## Campaigns\n\n\
+             Long solves under way (`scripts/campaign.sh BOARD SECONDS` runs or continues\n\
+             one in `campaigns/BOARD`, out of git, and writes its status here as\n\
+             `<board>-campaign.json` and its root numbers over time as\n\
+             `<board>-campaign.svg`). The projection is the growth's prediction of the\n\
+             nodes of the board's whole solve (what is spent included, and never less),\n\
+             widened both ways by the worst miss above, and the hours that takes at the\n\
+             campaign's own speed so far. It is a prediction of one solve's nodes: a\n\
+             campaign also counts what its jobs search again after the table forgot it,\n\
+             so its true cost runs higher.\n\n\
+             | board | status | runs | hours | nodes | nodes/s | stored positions | store MiB | root pn | root dn | projected whole nodes | projected whole hours |\n\
+             | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+        )?;
+    }
+    let mut open = Vec::new();
+    for (board, status) in found {
+        if let Some(row) = campaign_row(&costs, spread, board, status, text)? {
+            open.push(row);
+        }
+    }
+    if !found.is_empty() {
+        writeln!(text)?;
+    }
+    let path = dir.join("growth.svg");
+    std::fs::write(&path, picture(&costs, &open)?)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+/// The table of solved boards with their factors and predictions; the spread of
+/// predicted over measured nodes (least, most), where anything was predicted.
+fn growth_table(costs: &Costs, text: &mut String) -> anyhow::Result<Option<(f64, f64)>> {
     writeln!(
         text,
         "## Growth with the board\n\n\
@@ -211,7 +229,7 @@ pub fn section(
         "| board | squares | nodes | seconds | x one row fewer | x one column fewer | predicted by rows | predicted by columns |\n\
          | --- | --- | --- | --- | --- | --- | --- | --- |"
     )?;
-    let tests = backtests(&costs);
+    let tests = backtests(costs);
     let prediction = |board, route| {
         tests
             .iter()
@@ -224,7 +242,7 @@ pub fn section(
                 )
             })
     };
-    for (&(w, h), cost) in &costs {
+    for (&(w, h), cost) in costs {
         let factor = |smaller: (u32, u32)| {
             costs
                 .get(&smaller)
@@ -269,84 +287,68 @@ pub fn section(
             }
         )?;
     }
-    let mut open = Vec::new();
-    if !found.is_empty() {
-        writeln!(
-            text,
-            "## Campaigns\n\n\
-             Long solves under way (`scripts/campaign.sh BOARD SECONDS` runs or continues\n\
-             one in `campaigns/BOARD`, out of git, and writes its status here as\n\
-             `<board>-campaign.json` and its root numbers over time as\n\
-             `<board>-campaign.svg`). The projection is the growth's prediction of the\n\
-             nodes of the board's whole solve (what is spent included, and never less),\n\
-             widened both ways by the worst miss above, and the hours that takes at the\n\
-             campaign's own speed so far. It is a prediction of one solve's nodes: a\n\
-             campaign also counts what its jobs search again after the table forgot it,\n\
-             so its true cost runs higher.\n\n\
-             | board | status | runs | hours | nodes | nodes/s | stored positions | store MiB | root pn | root dn | projected whole nodes | projected whole hours |\n\
-             | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-        )?;
-    }
-    for (board, json) in found {
-        let Ok(parsed) = board.parse::<breakthrough_engine::Board>() else {
-            continue;
-        };
-        let size = (parsed.width(), parsed.height());
-        let nodes = json["nodes"].as_f64().unwrap_or(0.0);
-        let seconds = json["seconds"].as_f64().unwrap_or(0.0);
-        let rate = nodes / seconds.max(1e-9);
-        let estimates: Vec<f64> = [Route::Row, Route::Column]
-            .into_iter()
-            .filter_map(|route| predict(&costs, size, route))
-            .collect();
-        // Widened both ways by the worst miss so far, and never below the nodes the
-        // campaign has already spent.
-        let projected = (!estimates.is_empty() && !ratios.is_empty()).then(|| {
-            let miss = high.max(1.0 / low);
-            let least = estimates.iter().copied().fold(f64::INFINITY, f64::min) / miss;
-            let most = estimates.iter().copied().fold(0.0f64, f64::max) * miss;
-            (least.max(nodes), most.max(nodes))
-        });
-        let (projected_nodes, projected_hours) = match projected {
-            None => ("-".to_string(), "-".to_string()),
-            Some((least, most)) => (
-                format!("{} to {}", scientific(least), scientific(most)),
-                format!(
-                    "{:.1} to {:.1}",
-                    least / rate.max(1.0) / 3600.0,
-                    most / rate.max(1.0) / 3600.0
-                ),
+    Ok((!ratios.is_empty()).then_some((low, high)))
+}
+
+/// One campaign's row, and what the picture shows of it.
+fn campaign_row(
+    costs: &Costs,
+    spread: Option<(f64, f64)>,
+    board: &str,
+    status: &CampaignStatus,
+    text: &mut String,
+) -> anyhow::Result<Option<Open>> {
+    let Ok(parsed) = board.parse::<breakthrough_engine::Board>() else {
+        return Ok(None);
+    };
+    let size = (parsed.width(), parsed.height());
+    let nodes = status.nodes as f64;
+    let seconds = status.seconds;
+    let rate = nodes / seconds.max(1e-9);
+    let estimates: Vec<f64> = [Route::Row, Route::Column]
+        .into_iter()
+        .filter_map(|route| predict(costs, size, route))
+        .collect();
+    // Widened both ways by the worst miss so far, and never below the nodes the
+    // campaign has already spent.
+    let projected = spread.filter(|_| !estimates.is_empty()).map(|(low, high)| {
+        let miss = high.max(1.0 / low);
+        let least = estimates.iter().copied().fold(f64::INFINITY, f64::min) / miss;
+        let most = estimates.iter().copied().fold(0.0f64, f64::max) * miss;
+        (least.max(nodes), most.max(nodes))
+    });
+    let (projected_nodes, projected_hours) = match projected {
+        None => ("-".to_string(), "-".to_string()),
+        Some((least, most)) => (
+            format!("{} to {}", scientific(least), scientific(most)),
+            format!(
+                "{:.1} to {:.1}",
+                least / rate.max(1.0) / 3600.0,
+                most / rate.max(1.0) / 3600.0
             ),
-        };
-        let solved = json["status"] == "solved";
-        open.push(Open {
-            board: size,
-            nodes,
-            seconds,
-            solved,
-            projected,
-        });
-        writeln!(
+        ),
+    };
+    let solved = status.status == Status::Solved;
+    writeln!(
             text,
             "| [{board}]({board}-campaign.svg) | {} | {} | {:.1} | {} | {} | {} | {:.1} | {} | {} | {projected_nodes} | {projected_hours} |",
             if solved { "solved" } else { "open" },
-            json["runs"].as_array().map_or(0, Vec::len),
+            status.runs.len(),
             seconds / 3600.0,
             thousands(nodes as u64),
             thousands(rate as u64),
-            plain(&json["stored"]),
-            json["store_bytes"].as_f64().unwrap_or(0.0) / f64::from(1 << 20),
-            plain(&json["root_proof"]),
-            plain(&json["root_disproof"]),
+            status.stored,
+            status.store_bytes.unwrap_or(0) as f64 / f64::from(1 << 20),
+            status.root_proof,
+            status.root_disproof,
         )?;
-    }
-    if !found.is_empty() {
-        writeln!(text)?;
-    }
-    let path = dir.join("growth.svg");
-    std::fs::write(&path, picture(&costs, &open)?)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
+    Ok(Some(Open {
+        board: size,
+        nodes,
+        seconds,
+        solved,
+        projected,
+    }))
 }
 
 /// Nodes (log scale) against rows, one line per width; open campaigns' nodes so

@@ -1,8 +1,8 @@
-//! `breakthrough bench solve`: the default solver against a baseline on a fixed
+//! `breakthrough-lab bench`: the default solver against a baseline on a fixed
 //! suite: the reference solver, df-pn without race rules, df-pn on fewer threads, or
-//! another build of this program.
+//! another build of the `breakthrough` program.
 //!
-//! Each solve runs as a child process (`solve --json` of this program or of the
+//! Each solve runs as a child process (`solve --json` of the program or of the
 //! baseline build), so that its peak memory and its wall time are its own; the
 //! contestants take turns run by run, so that a machine that slows down for a while
 //! slows them alike.
@@ -11,13 +11,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::Instant;
 
-use anyhow::{bail, Context};
-use clap::{Args, ValueEnum};
-use serde_json::{json, Value};
+use std::collections::BTreeMap;
 
-use super::bench::median;
-use crate::InputError;
+use anyhow::{bail, Context};
+use breakthrough_cli::InputError;
 use breakthrough_engine::Board;
+use breakthrough_result::{SolveResult, Status};
+use clap::{Args, ValueEnum};
+
+use crate::files::{BenchFile, BenchRow};
 
 /// Solve each board of the suite with each contestant (--compare), --repeat times
 /// each, the contestants taking turns; print the median search seconds, whole-process
@@ -29,6 +31,12 @@ use breakthrough_engine::Board;
 /// count n above the first, to show what the machine itself gives n busy cores.
 #[derive(Debug, Args)]
 pub struct SolveBenchArgs {
+    /// The `breakthrough` program to measure [default: the one beside this program,
+    /// as `cargo build --release` and `cargo build --release -p breakthrough-lab`
+    /// leave them].
+    #[arg(long, value_name = "PATH")]
+    pub program: Option<PathBuf>,
+
     /// The contestants: df-pn against the plain exhaustive reference solver, df-pn
     /// against df-pn without race rules (the ablation of the race rules), or df-pn on
     /// each thread count of --threads (scaling), or this build against another
@@ -90,7 +98,8 @@ pub enum Compare {
     /// df-pn against the reference solver.
     Reference,
     /// df-pn with race rules against df-pn without them.
-    Patterns,
+    #[value(alias = "patterns")]
+    RaceRules,
     /// df-pn on each thread count of --threads.
     Threads,
     /// this build against the --baseline build, on each thread count of --threads.
@@ -150,9 +159,9 @@ impl Compare {
                 Contestant::new("dfpn", 1, &["--algo", "dfpn"]),
                 Contestant::new("reference", 1, &["--algo", "reference"]),
             ],
-            Compare::Patterns => vec![
+            Compare::RaceRules => vec![
                 Contestant::new("dfpn", 1, &["--algo", "dfpn"]),
-                Contestant::new("no-patterns", 1, &["--algo", "dfpn", "--no-patterns"]),
+                Contestant::new("no-race-rules", 1, &["--algo", "dfpn", "--no-race-rules"]),
             ],
             Compare::Threads => {
                 let mut all: Vec<Contestant> = threads
@@ -202,7 +211,7 @@ fn solve_once(
     board: &str,
     contestant: &Contestant,
     args: &SolveBenchArgs,
-) -> anyhow::Result<(Value, f64)> {
+) -> anyhow::Result<(SolveResult, f64)> {
     let flags = &contestant.flags;
     let started = Instant::now();
     let mut command = Command::new(&contestant.program);
@@ -249,7 +258,7 @@ fn solve_once(
                 String::from_utf8_lossy(&output.stderr).trim()
             );
         }
-        let report: Value = serde_json::from_slice(&output.stdout).with_context(|| {
+        let report: SolveResult = serde_json::from_slice(&output.stdout).with_context(|| {
             format!(
                 "{} solve --json printed no JSON",
                 contestant.program.display()
@@ -258,11 +267,9 @@ fn solve_once(
         reports.push(report);
     }
     // Copies that did not all finish make the turn unsolved.
-    let first = reports.swap_remove(0);
-    if reports.iter().any(|r| r["status"] != first["status"]) {
-        let mut unsolved = first;
-        unsolved["status"] = Value::from("unknown");
-        return Ok((unsolved, wall));
+    let mut first = reports.swap_remove(0);
+    if reports.iter().any(|r| r.status != first.status) {
+        first.status = Status::Unknown;
     }
     Ok((first, wall))
 }
@@ -274,10 +281,66 @@ struct Runs {
     walls: Vec<f64>,
     nodes: Vec<f64>,
     all_solved: bool,
-    last: Value,
+    last: Option<SolveResult>,
 }
 
-pub fn run(mut args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+/// The `breakthrough` program beside this one.
+fn program_beside() -> anyhow::Result<PathBuf> {
+    let exe = std::env::current_exe().context("cannot find this program")?;
+    let name = format!("breakthrough{}", std::env::consts::EXE_SUFFIX);
+    Ok(exe.with_file_name(name))
+}
+
+/// The medians of one contestant's runs on one board.
+struct Medians {
+    nodes: f64,
+    seconds: f64,
+    wall: f64,
+}
+
+/// One contestant's row of the JSON.
+fn bench_row(
+    board: &str,
+    contestant: &Contestant,
+    runs: &Runs,
+    last: &SolveResult,
+    medians: Medians,
+    ratios: BTreeMap<String, Option<f64>>,
+) -> BenchRow {
+    let search = last.stats.search.as_ref();
+    BenchRow {
+        board: board.to_string(),
+        solver: contestant.name.clone(),
+        threads: contestant.threads,
+        copies: contestant.copies,
+        program: contestant.program.clone(),
+        flags: contestant.flags.clone(),
+        winner: last
+            .winner
+            .map_or("unknown", |side| side.name())
+            .to_string(),
+        status: last.status,
+        nodes: medians.nodes,
+        median_seconds: medians.seconds,
+        median_wall_seconds: Some(medians.wall),
+        runs: runs.seconds.clone(),
+        wall_runs: runs.walls.clone(),
+        run_nodes: runs.nodes.clone(),
+        peak_memory_mb: last.stats.peak_memory_mb,
+        table_mb: search.map(|s| s.table.megabytes),
+        thread_nodes: search.map(|s| s.thread_nodes.clone()),
+        ratios,
+    }
+}
+
+/// Checks the arguments before any solve starts (the default boards filled in);
+/// the program measured and the baseline program.
+fn checked(args: &mut SolveBenchArgs) -> anyhow::Result<(PathBuf, PathBuf)> {
     if args.boards.is_empty() {
         args.boards = args.compare.default_boards();
     }
@@ -294,7 +357,17 @@ pub fn run(mut args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
         ))
         .into());
     }
-    let this = std::env::current_exe().context("cannot find this program")?;
+    let this = match &args.program {
+        Some(path) => path.clone(),
+        None => program_beside()?,
+    };
+    if !this.is_file() {
+        return Err(InputError(anyhow::anyhow!(
+            "{}: no such program (build it: cargo build --release, or give --program)",
+            this.display()
+        ))
+        .into());
+    }
     let baseline = match (&args.baseline, args.compare) {
         (Some(path), Compare::Baseline) => {
             if !path.is_file() {
@@ -320,6 +393,11 @@ pub fn run(mut args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
     if args.copies && args.compare != Compare::Threads {
         return Err(InputError(anyhow::anyhow!("--copies is for --compare threads")).into());
     }
+    Ok((this, baseline))
+}
+
+pub fn run(mut args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
+    let (this, baseline) = checked(&mut args)?;
     let contestants = args
         .compare
         .contestants(&args.threads, args.copies, &this, &baseline);
@@ -360,13 +438,11 @@ pub fn run(mut args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
         for _ in 0..args.repeat {
             for (contestant, runs) in contestants.iter().zip(&mut runs) {
                 let (report, wall) = solve_once(board, contestant, &args)?;
-                runs.all_solved &= report["status"] == "solved";
-                runs.seconds
-                    .push(report["stats"]["seconds"].as_f64().unwrap_or(f64::NAN));
+                runs.all_solved &= report.status == Status::Solved;
+                runs.seconds.push(report.stats.seconds);
                 runs.walls.push(wall);
-                runs.nodes
-                    .push(report["stats"]["nodes"].as_u64().unwrap_or(0) as f64);
-                runs.last = report;
+                runs.nodes.push(report.stats.nodes as f64);
+                runs.last = Some(report);
             }
         }
         // What the ratios compare with: the first contestant's, or in a baseline
@@ -398,9 +474,14 @@ pub fn run(mut args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
                 };
                 (time, nodes_if_solved / reference.1)
             });
-            let last = &runs.last;
-            let peak = last["stats"]["peak_memory_mb"].as_f64();
-            let winner = last["winner"].as_str().unwrap_or("unknown").to_string();
+            let Some(last) = &runs.last else {
+                continue;
+            };
+            let peak = last.stats.peak_memory_mb;
+            let winner = last
+                .winner
+                .map_or("unknown", |side| side.name())
+                .to_string();
             let show = |r: Option<f64>| match r {
                 Some(r) if r.is_finite() => format!("{r:.2}x"),
                 Some(_) => "?".to_string(),
@@ -423,29 +504,36 @@ pub fn run(mut args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
                 );
             }
             let finite = |r: f64| r.is_finite().then_some(r);
-            rows.push(json!({
-                "board": board, "solver": contestant.name, "threads": contestant.threads,
-                "copies": contestant.copies,
-                "program": contestant.program, "flags": contestant.flags,
-                "winner": winner, "status": last["status"],
-                "nodes": nodes, "median_seconds": seconds, "median_wall_seconds": wall,
-                "runs": runs.seconds, "wall_runs": runs.walls, "run_nodes": runs.nodes,
-                "peak_memory_mb": peak,
-                "table_mb": last["stats"]["table"]["megabytes"],
-                "thread_nodes": last["stats"]["thread_nodes"],
-                time_label.replace([' ', '-'], "_"): ratios.and_then(|r| finite(r.0)),
-                nodes_label.replace(' ', "_"): ratios.and_then(|r| finite(r.1)),
-            }));
+            let ratios = BTreeMap::from([
+                (
+                    time_label.replace([' ', '-'], "_"),
+                    ratios.and_then(|r| finite(r.0)),
+                ),
+                (
+                    nodes_label.replace(' ', "_"),
+                    ratios.and_then(|r| finite(r.1)),
+                ),
+            ]);
+            let medians = Medians {
+                nodes,
+                seconds,
+                wall,
+            };
+            rows.push(bench_row(board, contestant, runs, last, medians, ratios));
         }
     }
-    let report = json!({
-        "compare": format!("{:?}", args.compare).to_lowercase(),
-        "repeat": args.repeat,
-        "tt_mb": args.tt_mb,
-        "baseline": args.baseline,
-        "machine": crate::system::machine(),
-        "solve": rows,
-    });
+    let report = BenchFile {
+        compare: args
+            .compare
+            .to_possible_value()
+            .map_or(String::new(), |v| v.get_name().to_string()),
+        repeat: args.repeat,
+        tt_mb: args.tt_mb,
+        baseline: args.baseline.clone(),
+        machine: breakthrough_cli::system::machine(),
+        note: None,
+        solve: rows,
+    };
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&report)?);
     }

@@ -1,0 +1,51 @@
+//! What the `breakthrough` command and the maintainers' `breakthrough-lab` share:
+//! output on stdout, the machine's resources, reading a results directory, and the
+//! SVG plot of a search's course.
+//!
+//! ```
+//! assert_eq!(breakthrough_cli::text::thousands(1_105_920), "1,105,920");
+//! ```
+
+#![forbid(unsafe_code)]
+
+/// `println!` for results: a closed stdout (as in `| head`) ends the program quietly
+/// instead of panicking.
+#[macro_export]
+macro_rules! outln {
+    () => {
+        $crate::output::write(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::output::write(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// `print!` for results; see [`outln`].
+#[macro_export]
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::output::write(format_args!($($arg)*))
+    };
+}
+
+pub mod output;
+pub mod results;
+pub mod svg;
+pub mod system;
+pub mod text;
+
+/// An error in what the user gave (exit code 2), as opposed to a failure (exit 1).
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct InputError(#[from] pub anyhow::Error);
+
+/// Writes `bytes` to `path` through a temporary file beside it, so that the file is
+/// either the old one or the whole new one, never half written.
+pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = std::path::PathBuf::from(tmp);
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path)?;
+    Ok(())
+}

@@ -1,0 +1,59 @@
+//! `breakthrough-lab`: the maintainers' tools, kept out of the `breakthrough`
+//! product: the results README and its pictures, the growth of the cost with the
+//! board and its projections, and A/B benchmarks of builds, thread counts and
+//! settings.
+//!
+//! It is a workspace member outside the default members: `cargo build --release
+//! -p breakthrough-lab` builds it beside `target/release/breakthrough`, the program
+//! it measures.
+
+#[macro_use]
+extern crate breakthrough_cli;
+
+mod bench_solve;
+mod files;
+mod growth;
+mod lengths;
+mod picture;
+mod published;
+mod report;
+mod scaling;
+
+use std::process::ExitCode;
+
+use breakthrough_cli::InputError;
+use clap::{Parser, Subcommand};
+
+/// Maintainers' tools for the Breakthrough solver: the results README, growth
+/// tables and projections, pictures, and A/B benchmarks.
+#[derive(Debug, Parser)]
+#[command(name = "breakthrough-lab", version, about, long_about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    Report(report::ReportArgs),
+    Bench(bench_solve::SolveBenchArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Report(args) => report::run(args),
+        Command::Bench(args) => bench_solve::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            if err.downcast_ref::<InputError>().is_some() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::from(1)
+            }
+        }
+    }
+}
