@@ -13,6 +13,7 @@ extern crate breakthrough_cli;
 mod bench_solve;
 mod files;
 mod growth;
+mod headline;
 mod lengths;
 mod picture;
 mod published;

@@ -25,8 +25,8 @@ pub struct ReportArgs {
     #[arg(default_value = "results")]
     pub results: PathBuf,
 
-    /// Also put the table into this file, between the lines `<!-- results:begin -->`
-    /// and `<!-- results:end -->` (the main README).
+    /// Also put a short table (one row a board) into this file, between the lines
+    /// `<!-- results:begin -->` and `<!-- results:end -->` (the main README).
     #[arg(long, value_name = "FILE")]
     pub readme: Option<PathBuf>,
 }
@@ -71,16 +71,13 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
         .collect::<anyhow::Result<Vec<_>>>()?;
     let mut text = String::new();
     write_header(&mut text)?;
-    let table_start = text.len();
     results_table(dir, &results, &separate_runs, &published, &mut text)?;
     length_not_computed(&results, &separate_runs, &mut text)?;
     winning_first_moves(dir, &results, &mut text)?;
     not_kept(dir, &results, &mut text)?;
-    // Beside the table here and in the main README.
     writeln!(text)?;
     let campaigns = crate::files::campaigns(dir)?;
     beside_published(dir, &results, &published, &campaigns, &mut text)?;
-    let table = text[table_start..].to_string();
     writeln!(text, "\n## Pictures\n")?;
     for result in &results {
         writeln!(text, "### {}\n\n![{0}]({0}.svg)\n", result.board)?;
@@ -91,9 +88,9 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
     let path = dir.join("README.md");
     std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
     if let Some(readme) = &args.readme {
-        // Links there are relative to the results directory.
-        let relinked = table.replace("](", &format!("]({}/", dir.display()));
-        splice(readme, &relinked)?;
+        let table =
+            crate::headline::headline_table(dir, &results, &separate_runs, &published, &campaigns)?;
+        splice(readme, &table)?;
     }
     outln!("wrote {} and {} pictures", path.display(), results.len());
     Ok(ExitCode::SUCCESS)
