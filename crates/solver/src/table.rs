@@ -288,7 +288,7 @@ pub struct SavedEntry {
 /// Starts loading the cache line that holds `value`: a hint only, for reads soon.
 #[inline]
 #[allow(unsafe_code)]
-pub(crate) fn prefetch_line<T>(value: &T) {
+pub fn prefetch_line<T>(value: &T) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
