@@ -12,7 +12,9 @@
 
 use breakthrough_engine::{Bitboard, Color, Position, Step};
 
-use crate::race::race_win;
+use crate::knowledge::race::race_win;
+
+mod race;
 
 /// Which rules a search applies before it searches a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -258,7 +260,7 @@ mod tests {
     use breakthrough_engine::Board;
 
     use super::*;
-    use crate::race::race_win_with;
+    use crate::knowledge::race::race_win_with;
 
     /// A position of a random game, or (odd attempts) a few pieces of each side
     /// scattered anywhere: the endgames where races are decided.

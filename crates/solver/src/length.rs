@@ -25,11 +25,11 @@ use breakthrough_engine::{Color, Position};
 
 use crate::certificate::extract::{line, write_proof, ExtractError, Proof, Recall};
 use crate::certificate::Claim;
-use crate::dfpn::Dfpn;
 use crate::limits::Stop;
 use crate::options::SolveOptions;
-use crate::parallel;
 use crate::progress::{Phase, Progress};
+use crate::search::dfpn::Dfpn;
+use crate::search::parallel;
 use crate::table::Table;
 
 pub(crate) mod answers;
@@ -204,7 +204,7 @@ pub fn exact_length(
         }
         // Nothing lasts longer than the longest game: a bug, not a position.
         assert!(
-            plies <= crate::key::MAX_HORIZON,
+            plies <= crate::table::key::MAX_HORIZON,
             "no win within {plies} plies at {position}, which {winner} wins"
         );
         plies += 2;

@@ -4,7 +4,7 @@
 //!   and the race rules (see [`knowledge`]), the default. It runs on
 //!   [`SolveOptions::threads`] threads that share one table and are steered apart by
 //!   virtual proof numbers; the design, why it was chosen and what it costs are in
-//!   the [`parallel`] module.
+//!   the [`search::parallel`] module.
 //! - [`Algorithm::Reference`]: plain exhaustive depth-first search with the same
 //!   race rules; the baseline, and the check on df-pn's search.
 //!
@@ -33,41 +33,33 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod bounded;
 pub mod certificate;
-mod dfpn;
-mod key;
 pub mod knowledge;
 pub mod length;
 mod limits;
 mod options;
-pub mod parallel;
-mod pn;
 mod progress;
-mod proven;
-mod race;
-mod reference;
+pub mod search;
 mod solution;
 mod solve;
 mod table;
-mod team;
 
-pub use bounded::{BoundedSearch, Searched, WrittenProof};
 pub use certificate::extract::{ExtractError, Proof};
 pub use certificate::top::{write_top, TopError, TopNode};
 pub use certificate::{
     read_parts, verify_length, write_parts, Certificate, Claim, FormatError, VerifyError,
     VerifyReport,
 };
-pub use dfpn::DfpnConfig;
-pub use key::Key;
 pub use knowledge::{Knowledge, KnowledgeStats};
 pub use length::{check_earlier, GameLength, PartialLength, Probe, Unanswered};
 pub use limits::{Limits, Stop};
 pub use options::{Algorithm, SolveOptions, DEFAULT_PROOF_MB};
-pub use pn::Pn;
 pub use progress::{Phase, Progress, SearchStats};
-pub use proven::ProvenElsewhere;
+pub use search::bounded::{BoundedSearch, Searched, WrittenProof};
+pub use search::dfpn::DfpnConfig;
+pub use search::proven::ProvenElsewhere;
 pub use solution::{RootMove, Solution};
 pub use solve::solve;
+pub use table::key::Key;
+pub use table::pn::Pn;
 pub use table::{prefetch_line, SavedEntry, Table, TableStats};

@@ -3,12 +3,12 @@
 
 use breakthrough_engine::{Board, Color, Position};
 
-use crate::dfpn::{bias_for, DfpnConfig};
-use crate::key::Key;
 use crate::knowledge::Knowledge;
 use crate::length::answers::Probe;
 use crate::limits::Limits;
 use crate::progress::Phase;
+use crate::search::dfpn::{bias_for, DfpnConfig};
+use crate::table::key::Key;
 
 /// Which search to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -41,23 +41,23 @@ pub struct SolveOptions {
     pub inverse_epsilon: u32,
     /// The race rules to apply (all, by default).
     pub knowledge: Knowledge,
-    /// Extract a certificate after a successful solve (see [`certificate`]).
+    /// Extract a certificate after a successful solve (see [`crate::certificate`]).
     pub proof: bool,
     /// MiB of the extraction's memory of the positions it has written, to refer
     /// back to (a proof bigger than that is written with some positions twice).
     pub proof_mb: usize,
-    /// Threads for df-pn (the reference search uses one); see [`parallel`].
+    /// Threads for df-pn (the reference search uses one); see [`crate::search::parallel`].
     pub threads: usize,
     /// Ask instead whether this side wins within this many plies (df-pn only; see
-    /// [`Key::within`] and the [`length`] module, which asks it).
+    /// [`Key::within`] and the [`crate::length`] module, which asks it).
     pub within: Option<(Color, u32)>,
     /// After the solve, find the exact length of the game under perfect play (see
-    /// [`length`]); the proof, if asked for, is then the length's certificate.
+    /// [`crate::length`]); the proof, if asked for, is then the length's certificate.
     pub length: bool,
     /// Answers of an earlier length search of the root that a limit stopped, to go
-    /// on from (see [`length::exact_length`]), with the winner they are about: used
+    /// on from (see [`crate::length::exact_length`]), with the winner they are about: used
     /// only if the solve proves the same winner (check them with
-    /// [`length::check_earlier`] first).
+    /// [`crate::length::check_earlier`] first).
     pub length_earlier: Option<(Color, Vec<Probe>)>,
     /// Solve every move at the root (and, with `length`, find each one's length).
     pub all_moves: bool,

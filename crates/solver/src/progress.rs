@@ -3,7 +3,7 @@
 
 use crate::knowledge::KnowledgeStats;
 use crate::limits::Budget;
-use crate::pn::Pn;
+use crate::table::pn::Pn;
 use crate::table::{Table, TableStats};
 
 /// Figures from a search.

@@ -4,19 +4,19 @@
 use breakthrough_engine::{Position, Step};
 
 use crate::certificate;
-use crate::dfpn::{Dfpn, DfpnConfig};
-use crate::key::Key;
 use crate::knowledge;
 use crate::length;
 use crate::limits::{Budget, Limits, Stop};
 use crate::options::{Algorithm, SolveOptions};
-use crate::parallel;
-use crate::pn::Pn;
 use crate::progress::{Phase, Progress, SearchStats};
-use crate::reference;
+use crate::search::dfpn::{Dfpn, DfpnConfig};
+use crate::search::parallel;
+use crate::search::reference;
+use crate::search::team::Team;
 use crate::solution::{RootMove, Solution};
+use crate::table::key::Key;
+use crate::table::pn::Pn;
 use crate::table::Table;
-use crate::team::Team;
 
 /// Solves `position`, calling `observer` with progress now and then.
 pub fn solve(

@@ -26,8 +26,8 @@ use breakthrough_engine::{Color, Move, Position, Step};
 use super::format::{replies_in_order, NodeWriter};
 use super::written::{Planned, WrittenPositions};
 use super::{Certificate, Claim};
-use crate::dfpn::{Dfpn, Seen};
 use crate::knowledge::move_to_goal;
+use crate::search::dfpn::{Dfpn, Seen};
 use crate::{Key, Pn, Stop};
 
 /// Why no certificate came out.

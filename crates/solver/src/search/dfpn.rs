@@ -18,14 +18,14 @@
 
 use breakthrough_engine::{Board, Position, Step, MAX_MOVES};
 
-use crate::key::Key;
 use crate::knowledge::{move_to_goal, Knowledge, KnowledgeStats, Verdict};
 use crate::limits::{Budget, Limits, Stop};
-use crate::pn::Pn;
 use crate::progress::{Phase, Progress};
-use crate::proven::ProvenElsewhere;
+use crate::search::proven::ProvenElsewhere;
+use crate::search::team::Team;
+use crate::table::key::Key;
+use crate::table::pn::Pn;
 use crate::table::{Table, Tally};
-use crate::team::Team;
 
 /// A child of the node being searched.
 #[derive(Clone, Copy)]
@@ -126,7 +126,8 @@ pub struct DfpnConfig<'a> {
     pub inverse_epsilon: u32,
     /// The race rules applied.
     pub knowledge: Knowledge,
-    /// Deep df-pn's `D` (see [`depth_bias`]); `None`: the board's number of squares.
+    /// Deep df-pn's `D` (see [`crate::SolveOptions::depth_bias`]); `None`: the
+    /// board's number of squares.
     pub depth_bias: Option<u32>,
     /// What the search is for, as progress reports say.
     pub phase: Phase,
@@ -148,7 +149,7 @@ impl Default for DfpnConfig<'_> {
 }
 
 /// One thread's df-pn search over a table, which other threads of its team may share
-/// (see [`crate::parallel`]).
+/// (see [`crate::search::parallel`]).
 pub(crate) struct Dfpn<'a> {
     table: &'a Table,
     team: &'a Team,

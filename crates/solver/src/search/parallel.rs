@@ -138,14 +138,17 @@ use std::sync::Mutex;
 
 use breakthrough_engine::Position;
 
-use crate::dfpn::Dfpn;
 use crate::knowledge::KnowledgeStats;
 use crate::limits::Stop;
 use crate::options::SolveOptions;
-use crate::pn::Pn;
 use crate::progress::{Progress, SearchStats};
+use crate::search::dfpn::Dfpn;
+use crate::search::team::{Outcome, Team};
+// The module's documentation links to it.
+#[cfg(doc)]
+use crate::search::team::STEER_DEPTH;
+use crate::table::pn::Pn;
 use crate::table::Table;
-use crate::team::{Outcome, Team};
 
 /// What one thread did.
 #[derive(Clone, Copy, Debug, Default)]

@@ -11,13 +11,13 @@ use breakthrough_engine::{Color, Position, Step};
 
 use crate::certificate::extract::{self, ExtractError};
 use crate::certificate::{Certificate, Claim};
-use crate::dfpn::{Dfpn, DfpnConfig};
-use crate::key::Key;
 use crate::limits::{Limits, Stop};
-use crate::pn::Pn;
 use crate::progress::{Phase, Progress};
+use crate::search::dfpn::{Dfpn, DfpnConfig};
+use crate::search::team::Team;
+use crate::table::key::Key;
+use crate::table::pn::Pn;
 use crate::table::Table;
-use crate::team::Team;
 
 /// One position's search over a table, on the calling thread, in steps.
 pub struct BoundedSearch<'a> {

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::key::Key;
+use crate::table::key::Key;
 
 /// A set of positions whose outcome is known, read by every thread of a search.
 pub trait ProvenElsewhere: Sync + fmt::Debug {

@@ -1,6 +1,6 @@
 //! What the threads of one df-pn search share besides the table: the busy marks
 //! that steer them apart near the root, the count of their nodes, and the first
-//! outcome (see [`crate::parallel`]).
+//! outcome (see [`crate::search::parallel`]).
 
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use breakthrough_engine::Step;
 
 use crate::limits::Stop;
-use crate::pn::Pn;
+use crate::table::pn::Pn;
 
 /// Busy counters: enough that the few hundred positions being searched at a time
 /// rarely share one (a shared counter only misleads the steering, never a result).
