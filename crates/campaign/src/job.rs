@@ -13,7 +13,7 @@ use std::sync::Arc;
 use breakthrough_engine::{Position, Step};
 use breakthrough_solver::{
     BoundedSearch, Certificate, Claim, DfpnConfig, ExtractError, Key, Knowledge, Limits, Phase, Pn,
-    Progress, ProvenElsewhere, Stop, Table, WrittenProof,
+    Progress, ProvenElsewhere, Searched, Stop, Table, WrittenProof,
 };
 
 use crate::proven::ProvenSlot;
@@ -114,27 +114,11 @@ pub fn run_job(
             .map(|proven| proven as &dyn ProvenElsewhere),
     };
     let mut search = BoundedSearch::new(table, position, config);
-    let limits = Limits {
-        max_nodes: Some(options.max_nodes),
-        time_limit: None,
-        stop: options.stop.clone(),
-    };
-    let first = search.search(limits.clone(), options.thresholds, observer);
-    let mut outcome = first.outcome;
-    let mut nodes = first.nodes;
-    if let Ok((phi, delta, _)) = outcome {
-        if phi != Pn::ZERO && delta != Pn::ZERO && nodes < options.min_nodes {
-            // Past the thresholds, up to the minimum: the numbers it ends with are
-            // the job's, and the position stays a leaf of the master's.
-            let limits = Limits {
-                max_nodes: Some(options.min_nodes - nodes),
-                ..limits
-            };
-            let rest = search.go_on(limits, (phi, delta), observer);
-            outcome = rest.outcome;
-            nodes += rest.nodes;
-        }
-    }
+    let Searched {
+        outcome,
+        nodes,
+        root_numbers: first_numbers,
+    } = search_job(&mut search, options, observer);
     let report = |outcome, proof_nodes, proven_hits| JobReport {
         outcome,
         nodes,
@@ -153,7 +137,7 @@ pub fn run_job(
         }
         Err(Stop::NodeLimit) => {
             let open = JobOutcome::Open {
-                numbers: first.root_numbers,
+                numbers: first_numbers,
                 children: Some(children(table, position)),
             };
             return Ok(report(open, 0, search.proven_hits()));
@@ -183,6 +167,40 @@ pub fn run_job(
         Err(err) => return Err(err),
     };
     Ok(report(outcome, proof_nodes, search.proven_hits()))
+}
+
+/// The job's search: up to its thresholds, then on to its minimum of nodes. Its
+/// outcome and nodes are the two searches', its root numbers the first one's.
+fn search_job(
+    search: &mut BoundedSearch<'_>,
+    options: &JobOptions,
+    observer: &mut dyn FnMut(&Progress),
+) -> Searched {
+    let limits = Limits {
+        max_nodes: Some(options.max_nodes),
+        time_limit: None,
+        stop: options.stop.clone(),
+    };
+    let first = search.search(limits.clone(), options.thresholds, observer);
+    let (mut outcome, mut nodes) = (first.outcome, first.nodes);
+    if let Ok((phi, delta, _)) = outcome {
+        if phi != Pn::ZERO && delta != Pn::ZERO && nodes < options.min_nodes {
+            // Past the thresholds, up to the minimum: the numbers it ends with are
+            // the job's, and the position stays a leaf of the master's.
+            let limits = Limits {
+                max_nodes: Some(options.min_nodes - nodes),
+                ..limits
+            };
+            let rest = search.go_on(limits, (phi, delta), observer);
+            outcome = rest.outcome;
+            nodes += rest.nodes;
+        }
+    }
+    Searched {
+        outcome,
+        nodes,
+        root_numbers: first.root_numbers,
+    }
 }
 
 /// Each legal move's child's numbers as the table holds them (`(1, 1)` for a child

@@ -1,18 +1,19 @@
 //! Solving a position: the search, then the length, the root's moves and the
 //! proof, as the options ask.
 
-use breakthrough_engine::{Position, Step};
+use breakthrough_engine::{Color, Position, Step};
 
 use crate::certificate;
+use crate::certificate::extract::{ExtractError, Proof};
 use crate::knowledge;
-use crate::length;
+use crate::length::{self, GameLength, PartialLength};
 use crate::limits::{Budget, Limits, Stop};
 use crate::options::{Algorithm, SolveOptions};
 use crate::progress::{Phase, Progress, SearchStats};
 use crate::search::dfpn::{Dfpn, DfpnConfig};
 use crate::search::parallel;
 use crate::search::reference;
-use crate::search::team::Team;
+use crate::search::team::{Outcome, Team};
 use crate::solution::{RootMove, Solution};
 use crate::table::key::Key;
 use crate::table::pn::Pn;
@@ -26,21 +27,7 @@ pub fn solve(
 ) -> Solution {
     let started = std::time::Instant::now();
     let table = Table::for_board(position.board(), options.table_mb);
-    let (outcome, stats) = match options.algorithm {
-        Algorithm::Dfpn => parallel::search(position, options, &table, observer),
-        Algorithm::Reference => {
-            let budget = Budget::new(options.limits.clone());
-            let mut search = reference::Reference::new(&table, budget, options.knowledge, observer);
-            let outcome = search.solve_root(position);
-            let root = match outcome {
-                Ok((true, _)) => (Pn::ZERO, Pn::INF),
-                Ok((false, _)) => (Pn::INF, Pn::ZERO),
-                Err(_) => (Pn::ONE, Pn::ONE),
-            };
-            let stats = SearchStats::new(search.progress(root), search.knowledge);
-            (outcome, stats)
-        }
-    };
+    let (outcome, stats) = search(position, options, &table, observer);
     let to_move = position.to_move();
     let (wins, best) = match outcome {
         Ok(result) => result,
@@ -74,21 +61,9 @@ pub fn solve(
     let rest = |nodes: u64| options.limits.after(started.elapsed(), nodes);
     let mut nodes = solution.stats.nodes;
     if options.length {
-        let found = match rest(nodes) {
-            Ok(limits) => {
-                let options = SolveOptions {
-                    limits,
-                    ..options.clone()
-                };
-                let earlier = match &options.length_earlier {
-                    Some((about, answers)) if *about == winner => &answers[..],
-                    _ => &[],
-                };
-                length::exact_length(position, winner, earlier, &options, &table, observer)
-                    .map_err(|(stop, partial)| (stop, Some(partial)))
-            }
-            Err(stop) => Err((stop, None)),
-        };
+        let found = rest(nodes)
+            .map_err(|stop| (stop, None))
+            .and_then(|limits| find_length(position, winner, limits, options, &table, observer));
         match found {
             Ok(found) => {
                 nodes += found.nodes();
@@ -121,27 +96,86 @@ pub fn solve(
         }
     }
     if options.proof {
-        // Only a stop flag applies: the extraction is short next to the solve, and a
-        // limit would throw away a finished solve's proof.
-        let limits = Limits {
-            stop: options.limits.stop.clone(),
-            ..Limits::default()
-        };
-        let team = Team::new(1);
-        let config = DfpnConfig {
-            phase: Phase::Proof,
-            ..options.dfpn_config()
-        };
-        let mut search = Dfpn::new(&table, &team, limits, config, observer);
-        let memory = options.proof_mb << 20;
-        solution.proof = Some(match &solution.length {
-            Some(found) => {
-                length::extract_proof(&mut search, position, winner, found.plies, memory)
-            }
-            None => certificate::extract::extract(&mut search, position, winner, memory),
-        });
+        let plies = solution.length.as_ref().map(|found| found.plies);
+        solution.proof = Some(prove(position, winner, plies, options, &table, observer));
     }
     solution
+}
+
+/// The search of the root that the options ask for: whether the side to move wins,
+/// and with which move.
+fn search(
+    position: &Position,
+    options: &SolveOptions,
+    table: &Table,
+    observer: &mut dyn FnMut(&Progress),
+) -> (Outcome, SearchStats) {
+    match options.algorithm {
+        Algorithm::Dfpn => parallel::search(position, options, table, observer),
+        Algorithm::Reference => {
+            let budget = Budget::new(options.limits.clone());
+            let mut search = reference::Reference::new(table, budget, options.knowledge, observer);
+            let outcome = search.solve_root(position);
+            let root = match outcome {
+                Ok((true, _)) => (Pn::ZERO, Pn::INF),
+                Ok((false, _)) => (Pn::INF, Pn::ZERO),
+                Err(_) => (Pn::ONE, Pn::ONE),
+            };
+            let stats = SearchStats::new(search.progress(root), search.knowledge);
+            (outcome, stats)
+        }
+    }
+}
+
+/// The exact length of the game that `winner` wins, within `limits`, going on from
+/// the earlier answers of the options that are about the same winner.
+fn find_length(
+    position: &Position,
+    winner: Color,
+    limits: Limits,
+    options: &SolveOptions,
+    table: &Table,
+    observer: &mut dyn FnMut(&Progress),
+) -> Result<GameLength, (Stop, Option<PartialLength>)> {
+    let options = SolveOptions {
+        limits,
+        ..options.clone()
+    };
+    let earlier = match &options.length_earlier {
+        Some((about, answers)) if *about == winner => &answers[..],
+        _ => &[],
+    };
+    length::exact_length(position, winner, earlier, &options, table, observer)
+        .map_err(|(stop, partial)| (stop, Some(partial)))
+}
+
+/// The certificate that `winner` wins (of the length `plies`, when found), written
+/// from the solve's table.
+fn prove(
+    position: &Position,
+    winner: Color,
+    plies: Option<u32>,
+    options: &SolveOptions,
+    table: &Table,
+    observer: &mut dyn FnMut(&Progress),
+) -> Result<Proof, ExtractError> {
+    // Only a stop flag applies: the extraction is short next to the solve, and a
+    // limit would throw away a finished solve's proof.
+    let limits = Limits {
+        stop: options.limits.stop.clone(),
+        ..Limits::default()
+    };
+    let team = Team::new(1);
+    let config = DfpnConfig {
+        phase: Phase::Proof,
+        ..options.dfpn_config()
+    };
+    let mut search = Dfpn::new(table, &team, limits, config, observer);
+    let memory = options.proof_mb << 20;
+    match plies {
+        Some(plies) => length::extract_proof(&mut search, position, winner, plies, memory),
+        None => certificate::extract::extract(&mut search, position, winner, memory),
+    }
 }
 
 /// Solves each of the root's moves that the search left unproven (and, with
