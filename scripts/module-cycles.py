@@ -12,7 +12,9 @@ crate-root re-export is an import of its defining module, not of the root.
 Prints each circle and exits 1 if there is any, else prints "no cycles" and
 exits 0. Plain python3, standard library only.
 
-    python3 scripts/module-cycles.py [ROOT]
+    python3 scripts/module-cycles.py [--edges] [ROOT]
+
+With --edges it also prints every module's imports.
 """
 
 import pathlib
@@ -203,11 +205,16 @@ def name(crate, module):
 
 
 def main():
-    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".")
+    args = [arg for arg in sys.argv[1:] if arg != "--edges"]
+    root = pathlib.Path(args[0] if args else ".")
     bad = 0
     for src in sorted(root.glob("crates/*/src")):
         crate = src.parent.name
         graph = Crate(src).edges()
+        if "--edges" in sys.argv:
+            for module in sorted(graph):
+                targets = ", ".join(name(crate, t) for t in sorted(graph[module]))
+                print(f"{name(crate, module)} -> {targets}")
         for component in cycles(graph):
             bad += 1
             members = set(component)
