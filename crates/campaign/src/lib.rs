@@ -17,7 +17,7 @@
 //!
 //! **Job-level search.** The master keeps the DAG ([`dag`]) and hands its
 //! most-proving free leaves to workers as jobs: a df-pn search of the leaf with a
-//! node budget (`breakthrough_solver::run_job`). A job that settles its leaf writes
+//! node budget ([`job::run_job`]). A job that settles its leaf writes
 //! the leaf's proof; one that runs out of budget reports the leaf's numbers and its
 //! children's, and the master expands the leaf. Workers on one machine are threads
 //! that share one table, kept between jobs ([`transport`]). Stored positions, once
@@ -31,13 +31,15 @@
 //! was committed after its job's proof (its part) was written in full; the final
 //! word is the certificate, which `verify DIR` checks with the rules alone.
 
-pub mod campaign;
 pub mod certificate;
 pub mod checkpoint;
 pub mod dag;
 mod error;
+pub mod job;
 #[cfg(feature = "mpi")]
 pub mod mpi;
+pub mod proven;
+pub mod run;
 pub mod spec;
 pub mod store;
 pub mod top;
@@ -45,9 +47,11 @@ pub mod transport;
 pub mod warm;
 pub mod wire;
 
-pub use campaign::{Campaign, Figures, RunOptions, RunOutcome, Settled, PROOF_GRACE};
 pub use checkpoint::{Checkpoint, RunEnd, RunRecord, Sample};
 pub use error::CampaignError;
+pub use job::{run_job, JobOptions, JobOutcome, JobReport};
+pub use proven::{Proven, ProvenSlot};
+pub use run::{Campaign, Figures, RunOptions, RunOutcome, Settled, PROOF_GRACE};
 pub use spec::{Spec, DEFAULT_JOB_NODES};
 pub use transport::DEFAULT_EXPORT_MIN;
 

@@ -10,9 +10,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use breakthrough_engine::{Board, Position, Step};
-use breakthrough_solver::{
-    run_job, JobOptions, JobOutcome, Key, Knowledge, Pn, Progress, ProvenSlot, Table,
-};
+use breakthrough_solver::{Key, Knowledge, Pn, Progress, Table};
+
+use crate::job::{run_job, JobOptions, JobOutcome};
+use crate::proven::ProvenSlot;
 
 /// MiB of each worker thread's memory of the positions its part has written (see
 /// `SolveOptions::proof_mb`): all of a part of up to about 7 M positions (a 6 MB part

@@ -20,6 +20,7 @@
 
 mod bitboard;
 mod board;
+mod color;
 mod notation;
 mod perft;
 mod position;
@@ -28,9 +29,10 @@ mod zobrist;
 
 pub use bitboard::{Bitboard, Indices};
 pub use board::{Board, BoardError};
+pub use color::Color;
 pub use notation::PositionError;
 pub use perft::perft;
-pub use position::{Color, MoveError, Position, SetupError, Step};
+pub use position::{MoveError, Position, SetupError, Step};
 pub use square::{Move, NotationError, Square};
 
 /// The most legal moves any position has: three per piece, at most `2 * 16` pieces.

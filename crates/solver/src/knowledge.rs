@@ -12,7 +12,9 @@
 
 use breakthrough_engine::{Bitboard, Color, Position, Step};
 
-use crate::race::race_win;
+use crate::knowledge::race::race_win;
+
+mod race;
 
 /// Which rules a search applies before it searches a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -248,5 +250,85 @@ impl KnowledgeStats {
             + self.double_threat
             + self.unstoppable_threat
             + self.race_win.iter().sum::<u64>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use breakthrough_engine::Board;
+
+    use super::*;
+    use crate::knowledge::race::race_win_with;
+
+    /// A position of a random game, or (odd attempts) a few pieces of each side
+    /// scattered anywhere: the endgames where races are decided.
+    fn random_position(board: Board, attempt: u32, rng: &mut fastrand::Rng) -> Option<Position> {
+        if attempt.is_multiple_of(2) {
+            let mut position = Position::start(board);
+            for _ in 0..rng.u32(0..3 * board.squares()) {
+                let steps = position.steps();
+                if steps.is_empty() || position.winner().is_some() {
+                    break;
+                }
+                let next = position.play_step(steps[rng.usize(..steps.len())]);
+                if next.winner().is_some() {
+                    break;
+                }
+                position = next;
+            }
+            return Some(position);
+        }
+        let mut armies = [0u64; 2];
+        for army in &mut armies {
+            for _ in 0..rng.u32(1..=5) {
+                *army |= 1 << rng.u32(0..board.squares());
+            }
+        }
+        let to_move = if rng.bool() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        Position::try_from_parts(
+            board,
+            Bitboard(armies[0]),
+            Bitboard(armies[1] & !armies[0]),
+            to_move,
+        )
+        .ok()
+    }
+
+    /// The closed forms answer as the search does, with the same move: on random open
+    /// positions of many boards, for every race length.
+    #[test]
+    fn closed_forms_agree_with_the_search() {
+        let mut rng = fastrand::Rng::with_seed(12);
+        let mut wins = [0u32; 6];
+        let mut compared = 0;
+        for size in [
+            "2x6", "3x4", "4x4", "3x5", "5x4", "4x5", "5x5", "6x5", "4x6", "5x6", "6x6", "7x5",
+            "3x8", "8x8",
+        ] {
+            let board: Board = size.parse().unwrap();
+            for attempt in 0..10_000 {
+                let Some(position) = random_position(board, attempt, &mut rng) else {
+                    continue;
+                };
+                if classify(&position) != Verdict::Open {
+                    continue;
+                }
+                for k in 2..=5 {
+                    let searched = race_win_with(&position, k, false);
+                    let closed = race_win_with(&position, k, true);
+                    assert_eq!(closed, searched, "{size} {position}, {k} moves");
+                    wins[k as usize] += u32::from(closed.is_some());
+                    compared += 1;
+                }
+            }
+        }
+        eprintln!("{compared} questions, wins by length: {wins:?}");
+        for k in 2..=5 {
+            assert!(wins[k] >= 300, "only {} wins in {k}: {wins:?}", wins[k]);
+        }
     }
 }

@@ -22,90 +22,18 @@ use std::time::Instant;
 
 use breakthrough_engine::{Color, Position};
 
-use crate::certificate::extract::{line, write_proof, Recall};
+use crate::certificate::extract::{line, write_proof, ExtractError, Proof, Recall};
 use crate::certificate::Claim;
-use crate::dfpn::Dfpn;
-use crate::parallel;
-use crate::{ExtractError, Phase, Progress, Proof, SolveOptions, Stop, Table};
+use crate::limits::Stop;
+use crate::options::SolveOptions;
+use crate::progress::{Phase, Progress};
+use crate::search::dfpn::Dfpn;
+use crate::search::parallel;
+use crate::table::Table;
 
-/// One bounded question asked on the way to the length.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Probe {
-    /// The plies allowed.
-    pub plies: u32,
-    /// Whether the winner wins within them.
-    pub wins: bool,
-    pub nodes: u64,
-    pub seconds: f64,
-}
+pub(crate) mod answers;
 
-/// The exact length of a position, and how it was found.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GameLength {
-    /// Plies to the end of the game under perfect play (0 for a finished game).
-    pub plies: u32,
-    /// The questions asked, in order.
-    pub probes: Vec<Probe>,
-    /// Answers taken from an earlier, stopped search (see [`exact_length`]).
-    pub earlier: Vec<Probe>,
-}
-
-impl GameLength {
-    /// Nodes of the questions asked here.
-    pub fn nodes(&self) -> u64 {
-        self.probes.iter().map(|p| p.nodes).sum()
-    }
-
-    /// Seconds of the questions asked here.
-    pub fn seconds(&self) -> f64 {
-        // From 0.0: an empty f64 sum is -0.0, printed "-0.00".
-        self.probes.iter().fold(0.0, |sum, p| sum + p.seconds)
-    }
-}
-
-/// The question of a length search that a limit (or Ctrl-C) cut short.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Unanswered {
-    /// The plies of the question it was asking.
-    pub plies: u32,
-    /// Nodes and seconds spent on that question.
-    pub nodes: u64,
-    pub seconds: f64,
-}
-
-/// How far a stopped length search got: the questions answered (all "no") and the
-/// one a limit cut short. A later search can go on from its answers.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PartialLength {
-    pub probes: Vec<Probe>,
-    pub unanswered: Unanswered,
-    /// Answers taken from an earlier, stopped search.
-    pub earlier: Vec<Probe>,
-}
-
-impl PartialLength {
-    /// The least length the answers (earlier ones too) allow: the question cut short
-    /// is two plies past the longest "no", since the winner's wins come every other
-    /// ply; with no "no" yet, it is the least a game can last.
-    pub fn at_least(&self) -> u32 {
-        self.unanswered.plies
-    }
-
-    /// Every answer, the earlier ones first: what a later search goes on from.
-    pub fn answers(&self) -> Vec<Probe> {
-        [&self.earlier[..], &self.probes[..]].concat()
-    }
-
-    /// Nodes of the questions asked here, the unanswered one too.
-    pub fn nodes(&self) -> u64 {
-        self.probes.iter().map(|p| p.nodes).sum::<u64>() + self.unanswered.nodes
-    }
-
-    /// Seconds of the questions asked here, the unanswered one too.
-    pub fn seconds(&self) -> f64 {
-        self.probes.iter().map(|p| p.seconds).sum::<f64>() + self.unanswered.seconds
-    }
-}
+pub use answers::{GameLength, PartialLength, Probe, Unanswered};
 
 /// The plies of the first question about `position`, which `winner` wins: the least
 /// a game can last (0 if it is over, 1 if `winner` moves, else 2). Every question
@@ -275,7 +203,7 @@ pub fn exact_length(
         }
         // Nothing lasts longer than the longest game: a bug, not a position.
         assert!(
-            plies <= crate::key::MAX_HORIZON,
+            plies <= crate::table::key::MAX_HORIZON,
             "no win within {plies} plies at {position}, which {winner} wins"
         );
         plies += 2;
@@ -322,7 +250,7 @@ pub(crate) fn extract_proof(
         hold,
         principal_variation,
         height,
-        search_nodes: search.budget.nodes(),
+        search_nodes: search.nodes(),
         seconds: started.elapsed().as_secs_f64(),
     })
 }

@@ -29,7 +29,11 @@ use std::sync::atomic::{fence, AtomicU32, AtomicU64, Ordering};
 
 use breakthrough_engine::Board;
 
-use crate::{Key, Pn};
+use crate::table::key::Key;
+use crate::table::pn::Pn;
+
+pub(crate) mod key;
+pub(crate) mod pn;
 
 /// The last word of an entry in either layout: the side to move (top 2 bits: 0
 /// empty, 1 White, 2 Black), the key's horizon (8 bits) and the work (22 bits,
@@ -287,7 +291,7 @@ pub struct SavedEntry {
 /// Starts loading the cache line that holds `value`: a hint only, for reads soon.
 #[inline]
 #[allow(unsafe_code)]
-pub(crate) fn prefetch_line<T>(value: &T) {
+pub fn prefetch_line<T>(value: &T) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};

@@ -194,8 +194,6 @@ fn run_campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         checkpoint_every,
         stop: Arc::new(AtomicBool::new(false)),
         hurry: Arc::new(AtomicBool::new(false)),
-        crash_after_jobs: None,
-        stop_after_jobs: None,
         echo_jobs: args.echo_jobs,
         export_min: args.export_min,
     };

@@ -16,7 +16,7 @@
 //! proof bigger than that is written with some positions more than once.
 //!
 //! With the claim [`Claim::WinsGiven`] (a campaign's part), a position below the
-//! root that the search's positions proven elsewhere ([`Dfpn::proven`]) show won by
+//! root that the search's positions proven elsewhere ([`crate::ProvenElsewhere`]) show won by
 //! the winner is marked "proven elsewhere" instead of proven again; and the part
 //! names the positions below its root whose proofs in it are big (see
 //! [`Written::exported`]), so that later parts can refer to those in turn.
@@ -26,8 +26,8 @@ use breakthrough_engine::{Color, Move, Position, Step};
 use breakthrough_proof::{replies_in_order, Certificate, Claim, NodeWriter};
 
 use super::written::{Planned, WrittenPositions};
-use crate::dfpn::{Dfpn, Seen};
 use crate::knowledge::move_to_goal;
+use crate::search::dfpn::{Dfpn, Seen};
 use crate::{Key, Pn, Stop};
 
 /// Why no certificate came out.
@@ -191,7 +191,7 @@ pub(crate) fn extract(
     winner: Color,
     memory: usize,
 ) -> Result<Proof, ExtractError> {
-    let nodes_before = search.budget.nodes();
+    let nodes_before = search.nodes();
     let started = std::time::Instant::now();
     let written = write_proof(search, root, winner, Claim::Wins, memory, 0)?;
     let mut recall = Recall::new(written.positions, winner, Claim::Wins, memory);
@@ -201,7 +201,7 @@ pub(crate) fn extract(
         hold: None,
         principal_variation,
         height: written.height,
-        search_nodes: search.budget.nodes() - nodes_before,
+        search_nodes: search.nodes() - nodes_before,
         seconds: started.elapsed().as_secs_f64(),
     })
 }

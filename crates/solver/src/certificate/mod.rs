@@ -3,7 +3,7 @@
 //!
 //! The file formats and the rules-only verifier are the `breakthrough_proof`
 //! crate's; this module holds what needs the search:
-//! - [`extract`](crate::solve) builds a certificate after a solve, in a pass of its
+//! - `extract` builds a certificate after a solve, in a pass of its
 //!   own: a df-pn table is not a proof (entries are evicted, positions transpose),
 //!   so the pass walks the strategy and re-proves whatever the table has lost, and
 //!   writes it through [`breakthrough_proof::NodeWriter`].

@@ -16,11 +16,14 @@
 
 use breakthrough_engine::{Board, Position, Step, MAX_MOVES};
 
-use crate::knowledge::{move_to_goal, Knowledge, Verdict};
-use crate::limits::Budget;
-use crate::parallel::Team;
-use crate::table::Tally;
-use crate::{Key, KnowledgeStats, Phase, Pn, Progress, ProvenSlot, Stop, Table};
+use crate::knowledge::{move_to_goal, Knowledge, KnowledgeStats, Verdict};
+use crate::limits::{Budget, Limits, Stop};
+use crate::progress::{Phase, Progress};
+use crate::search::proven::ProvenElsewhere;
+use crate::search::team::Team;
+use crate::table::key::Key;
+use crate::table::pn::Pn;
+use crate::table::{Table, Tally};
 
 /// A child of the node being searched.
 #[derive(Clone, Copy)]
@@ -110,42 +113,63 @@ impl Default for Steer {
     }
 }
 
+/// How a df-pn search runs, apart from its table, its threads, its limits and its
+/// observer.
+#[derive(Clone, Copy, Debug)]
+pub struct DfpnConfig<'a> {
+    /// `1/epsilon` of the 1+epsilon trick (4 means epsilon = 1/4).
+    pub inverse_epsilon: u32,
+    /// The race rules applied.
+    pub knowledge: Knowledge,
+    /// Deep df-pn's `D` (see [`crate::SolveOptions::depth_bias`]); `None`: the
+    /// board's number of squares.
+    pub depth_bias: Option<u32>,
+    /// What the search is for, as progress reports say.
+    pub phase: Phase,
+    /// Positions proven elsewhere (a campaign's store), taken as settled where the
+    /// search meets them.
+    pub proven: Option<&'a dyn ProvenElsewhere>,
+}
+
+impl Default for DfpnConfig<'_> {
+    fn default() -> Self {
+        DfpnConfig {
+            inverse_epsilon: 4,
+            knowledge: Knowledge::default(),
+            depth_bias: None,
+            phase: Phase::Search,
+            proven: None,
+        }
+    }
+}
+
 /// One thread's df-pn search over a table, which other threads of its team may share
-/// (see [`crate::parallel`]).
+/// (see [`crate::search::parallel`]).
 pub(crate) struct Dfpn<'a> {
-    pub table: &'a Table,
+    table: &'a Table,
     team: &'a Team,
     /// This thread's stores, not yet added to the table's counts.
     tally: Tally,
     /// This thread's nodes already added to the team's count.
     shared_nodes: u64,
-    pub budget: Budget,
-    /// The race rules applied, and what they decided.
-    pub rules: Knowledge,
-    pub knowledge: KnowledgeStats,
-    /// `1/epsilon` of the 1+epsilon trick.
-    pub inverse_epsilon: u32,
-    pub root_numbers: (Pn, Pn),
-    /// What the search is for, as progress reports say.
-    pub phase: Phase,
+    budget: Budget,
+    config: DfpnConfig<'a>,
+    /// What the race rules decided.
+    knowledge: KnowledgeStats,
+    root_numbers: (Pn, Pn),
     /// Child lists, one per depth, reused so that the search does not allocate.
     frames: Vec<Vec<Child>>,
-    pub(crate) observer: &'a mut dyn FnMut(&Progress),
-    /// Positions proven elsewhere (a campaign's store), settled where the search
-    /// meets them; `proven_hits` counts the meetings.
-    pub proven: Option<&'a ProvenSlot>,
-    pub proven_hits: u64,
-    /// Deep df-pn's `D` (see [`depth_bias`]); `None`: the board's number of squares.
-    pub depth_bias: Option<u32>,
+    observer: &'a mut dyn FnMut(&Progress),
+    /// How often the search met a position proven elsewhere.
+    proven_hits: u64,
 }
 
 impl<'a> Dfpn<'a> {
     pub fn new(
         table: &'a Table,
         team: &'a Team,
-        budget: Budget,
-        inverse_epsilon: u32,
-        rules: Knowledge,
+        limits: Limits,
+        config: DfpnConfig<'a>,
         observer: &'a mut dyn FnMut(&Progress),
     ) -> Self {
         Dfpn {
@@ -153,25 +177,47 @@ impl<'a> Dfpn<'a> {
             team,
             tally: Tally::default(),
             shared_nodes: 0,
-            budget,
-            rules,
+            budget: Budget::new(limits),
+            config,
             knowledge: KnowledgeStats::default(),
-            inverse_epsilon,
             root_numbers: (Pn::ONE, Pn::ONE),
-            phase: Phase::Search,
             frames: Vec::new(),
             observer,
-            proven: None,
             proven_hits: 0,
-            depth_bias: None,
         }
+    }
+
+    /// Nodes this thread has searched.
+    pub fn nodes(&self) -> u64 {
+        self.budget.nodes()
+    }
+
+    /// What the race rules decided.
+    pub fn knowledge(&self) -> KnowledgeStats {
+        self.knowledge
+    }
+
+    /// The root's numbers as the search last saw them.
+    pub fn root_numbers(&self) -> (Pn, Pn) {
+        self.root_numbers
+    }
+
+    /// Takes these as the root's numbers until the search computes them: a search
+    /// that goes on from another one reports them if it stops first.
+    pub fn assume_root_numbers(&mut self, numbers: (Pn, Pn)) {
+        self.root_numbers = numbers;
+    }
+
+    /// How often the search met a position proven elsewhere.
+    pub fn proven_hits(&self) -> u64 {
+        self.proven_hits
     }
 
     /// Whether the side to move wins a position proven elsewhere (only plain
     /// questions: a bounded one is not what was proven).
     #[inline]
     pub(crate) fn proven_wins(&self, key: &Key) -> Option<bool> {
-        match self.proven {
+        match self.config.proven {
             Some(proven) if key.horizon == 0 => proven.wins(key),
             _ => None,
         }
@@ -221,10 +267,10 @@ impl<'a> Dfpn<'a> {
     fn rules_at(&self, key: &Key) -> Knowledge {
         match key.plies_left() {
             Some(plies) if plies % 2 == 1 => Knowledge {
-                race_moves: self.rules.race_moves.min(plies.div_ceil(2)),
-                ..self.rules
+                race_moves: self.config.knowledge.race_moves.min(plies.div_ceil(2)),
+                ..self.config.knowledge
             },
-            _ => self.rules,
+            _ => self.config.knowledge,
         }
     }
 
@@ -258,7 +304,7 @@ impl<'a> Dfpn<'a> {
             Verdict::MustCapture { captures, .. } => captures,
             Verdict::Open => position.move_count(),
         };
-        let extra = depth_bias(bias_for(self.depth_bias, position.board()), depth);
+        let extra = depth_bias(bias_for(self.config.depth_bias, position.board()), depth);
         (
             Pn::new(extra.saturating_add(1)),
             Pn::new(moves.saturating_add(extra)),
@@ -267,7 +313,12 @@ impl<'a> Dfpn<'a> {
 
     /// The figures now.
     pub fn progress(&self) -> Progress {
-        Progress::snapshot(&self.budget, self.root_numbers, self.table, self.phase)
+        Progress::snapshot(
+            &self.budget,
+            self.root_numbers,
+            self.table,
+            self.config.phase,
+        )
     }
 
     /// Adds this thread's new nodes and stores to the shared counts, and learns the
@@ -384,7 +435,7 @@ impl<'a> Dfpn<'a> {
         let result = loop {
             for child in children.iter().filter(|child| child.known.is_none()) {
                 self.table.prefetch(child.hash);
-                if let Some(proven) = self.proven {
+                if let Some(proven) = self.config.proven {
                     proven.prefetch(child.hash);
                 }
             }
@@ -455,7 +506,7 @@ impl<'a> Dfpn<'a> {
             // The best child may spend our delta margin, and run until its delta passes
             // the second best's by the epsilon factor.
             let child_th_phi = th_delta.minus(delta.minus(best_phi));
-            let child_th_delta = th_phi.min(second.grow(self.inverse_epsilon));
+            let child_th_delta = th_phi.min(second.grow(self.config.inverse_epsilon));
             let child = children[best];
             match self.mid(
                 depth + 1,

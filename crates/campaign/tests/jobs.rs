@@ -2,13 +2,13 @@
 //! against the reference solver, and their proofs, which mark those positions
 //! "given" instead of proving them again.
 
+use breakthrough_campaign::{run_job, JobOptions, JobOutcome, Proven, ProvenSlot};
 use breakthrough_engine::{Board, Color, Position};
-use breakthrough_solver::{
-    run_job, solve, Claim, JobOptions, JobOutcome, Key, Knowledge, Limits, Pn, Proven, ProvenSlot,
-    SolveOptions, Table,
-};
+use breakthrough_solver::{solve, Claim, Key, Knowledge, Limits, Pn, SolveOptions, Table};
 
+// The solver's test helpers: positions of random games and the reference solver.
 #[allow(dead_code)] // Not every test file uses every check.
+#[path = "../../solver/tests/common/mod.rs"]
 mod common;
 use common::{random_game_position, reference};
 

@@ -34,12 +34,14 @@ pub struct RunOptions {
     /// Set from outside (a second Ctrl-C) to end a stopping run at once: the parts
     /// still being written are given up (their positions are searched again).
     pub hurry: Arc<AtomicBool>,
-    /// For tests: end the run after this many jobs as `kill -9` would, without a
-    /// last checkpoint.
-    pub crash_after_jobs: Option<u64>,
-    /// For tests: end the run cleanly after this many jobs, as a stop request
-    /// would (a moment that does not depend on the machine's speed).
-    pub stop_after_jobs: Option<u64>,
+    /// End the run after this many jobs as `kill -9` would, without a last
+    /// checkpoint.
+    #[cfg(test)]
+    pub(crate) crash_after_jobs: Option<u64>,
+    /// End the run cleanly after this many jobs, as a stop request would (a
+    /// moment that does not depend on the machine's speed).
+    #[cfg(test)]
+    pub(crate) stop_after_jobs: Option<u64>,
     /// A benchmark of the master: the workers answer every job at once, without a
     /// search (see [`crate::transport::echo`]).
     pub echo_jobs: bool,
@@ -58,11 +60,26 @@ impl Default for RunOptions {
             checkpoint_every: Duration::from_secs(300),
             stop: Arc::new(AtomicBool::new(false)),
             hurry: Arc::new(AtomicBool::new(false)),
+            #[cfg(test)]
             crash_after_jobs: None,
+            #[cfg(test)]
             stop_after_jobs: None,
             echo_jobs: false,
             export_min: DEFAULT_EXPORT_MIN,
         }
+    }
+}
+
+impl RunOptions {
+    /// The jobs after which a test ends the run: cleanly, and as a crash would.
+    #[cfg(test)]
+    fn test_ends(&self) -> (Option<u64>, Option<u64>) {
+        (self.stop_after_jobs, self.crash_after_jobs)
+    }
+
+    #[cfg(not(test))]
+    fn test_ends(&self) -> (Option<u64>, Option<u64>) {
+        (None, None)
     }
 }
 
@@ -106,7 +123,7 @@ pub enum RunOutcome {
     Solved(Box<Settled>),
     /// A time limit or a stop request ended the run; the same command continues.
     Stopped(RunEnd),
-    /// [`RunOptions::crash_after_jobs`]: ended as a crash would.
+    /// Ended as a crash would: only the crate's tests end a run so.
     Crashed,
 }
 
@@ -377,12 +394,13 @@ impl Campaign {
         let mut last_checkpoint = Instant::now();
         let mut last_report = Instant::now();
         let mut next_job = 0u64;
+        let (stop_after_jobs, crash_after_jobs) = options.test_ends();
         let end = loop {
             if self.checkpoint.dag.root().is_solved() {
                 break RunEnd::Solved;
             }
             if options.stop.load(Ordering::Relaxed)
-                || options.stop_after_jobs.is_some_and(|jobs| run.jobs >= jobs)
+                || stop_after_jobs.is_some_and(|jobs| run.jobs >= jobs)
             {
                 break RunEnd::Interrupted;
             }
@@ -392,10 +410,7 @@ impl Campaign {
             {
                 break RunEnd::TimeLimit;
             }
-            if options
-                .crash_after_jobs
-                .is_some_and(|jobs| run.jobs >= jobs)
-            {
+            if crash_after_jobs.is_some_and(|jobs| run.jobs >= jobs) {
                 observer(&self.figures(&run, started, &before));
                 return Ok(RunEnd::Running);
             }
@@ -834,3 +849,6 @@ fn stored(store: &Store, batch: &Batch, key: &Key) -> Result<Option<bool>, Campa
         None => store.get(key),
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,126 @@
+//! Runs that crash or stop after a given number of jobs, then go on: hooks that
+//! only the crate's tests can set.
+
+use std::path::PathBuf;
+
+use breakthrough_engine::{Color, Position};
+use breakthrough_proof::verify_directory;
+
+use crate::{Campaign, RunOptions, RunOutcome, Spec};
+
+/// A fresh directory under the system's temporary directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir()
+        .join(format!("breakthrough-campaign-{}", std::process::id()))
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn spec(position: &Position, job_nodes: u64) -> Spec {
+    Spec::new(position, true, 5, 4, job_nodes)
+}
+
+fn options(threads: usize) -> RunOptions {
+    RunOptions {
+        threads,
+        table_mb: 16,
+        ..RunOptions::default()
+    }
+}
+
+/// 5x5 crashed (no last checkpoint, as after `kill -9`) after a random number of jobs,
+/// again and again, then continued to the end: the right answer and a certificate
+/// that holds, and no stored position solved twice.
+#[test]
+fn crashed_and_continued_campaigns_end_right() {
+    let mut rng = fastrand::Rng::with_seed(5);
+    let start = Position::start("5x5".parse().unwrap());
+    let dir = scratch("crash-5x5");
+    let mut crashes = 0;
+    let mut store_hits = 0;
+    loop {
+        let mut campaign = Campaign::open(&dir, &spec(&start, 5_000)).expect("opens");
+        let crash = (crashes < 8).then(|| rng.u64(1..60));
+        let options = RunOptions {
+            crash_after_jobs: crash,
+            checkpoint_every: std::time::Duration::from_millis(rng.u64(1..300)),
+            ..options(2)
+        };
+        let mut last = None;
+        let outcome = campaign
+            .run(&options, &mut |f| last = Some(f.clone()))
+            .expect("runs");
+        if let Some(figures) = &last {
+            assert_eq!(
+                figures.solved_again, 0,
+                "a stored position was solved again"
+            );
+            store_hits += figures.store_hits;
+        }
+        match outcome {
+            RunOutcome::Crashed => crashes += 1,
+            RunOutcome::Solved(settled) => {
+                assert_eq!(settled.winner, Color::Black);
+                break;
+            }
+            RunOutcome::Stopped(end) => panic!("stopped: {end:?}"),
+        }
+    }
+    assert_eq!(crashes, 8);
+    assert!(store_hits > 0, "the restarts never used the store");
+    let report = verify_directory(&dir).unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(report.winner, Color::Black);
+}
+
+/// A run stopped by its stop flag, then continued: the store spares the work.
+#[test]
+fn stopped_runs_continue_from_the_checkpoint() {
+    let start = Position::start("4x5".parse().unwrap());
+    let dir = scratch("stop-4x5");
+    let mut campaign = Campaign::open(&dir, &spec(&start, 500)).expect("opens");
+    let stopping = RunOptions {
+        stop_after_jobs: Some(3),
+        ..options(1)
+    };
+    let outcome = campaign.run(&stopping, &mut |_| {}).expect("runs");
+    assert!(matches!(outcome, RunOutcome::Stopped(_)), "{outcome:?}");
+    drop(campaign);
+    // The clean stop kept the table's costliest entries; the next run loads them.
+    let warm = dir.join("table.warm");
+    let saved = crate::warm::load(&dir).expect("a warm table");
+    assert!(!saved.is_empty());
+    let mut campaign = Campaign::open(&dir, &spec(&start, 500)).expect("opens");
+    let once = RunOptions {
+        crash_after_jobs: Some(0),
+        ..options(1)
+    };
+    campaign.run(&once, &mut |_| {}).expect("runs");
+    assert_eq!(campaign.warm_entries, saved.len() as u64);
+    drop(campaign);
+    // A damaged warm table is only a lost cache.
+    let mut bytes = std::fs::read(&warm).unwrap();
+    let last = bytes.len() - 9;
+    bytes[last] ^= 0x40;
+    std::fs::write(&warm, &bytes).unwrap();
+    assert!(crate::warm::load(&dir).is_none());
+    let mut campaign = Campaign::open(&dir, &spec(&start, 500)).expect("opens");
+    let mut last = None;
+    let outcome = campaign
+        .run(&options(1), &mut |f| last = Some(f.clone()))
+        .expect("runs");
+    let RunOutcome::Solved(settled) = outcome else {
+        panic!("not solved: {outcome:?}");
+    };
+    let (winner, figures) = (settled.winner, last.expect("figures"));
+    drop(campaign);
+    assert!(!warm.exists(), "a solved campaign keeps no warm table");
+    assert_eq!(winner, Color::Black);
+    assert_eq!(figures.solved_again, 0);
+    let runs = Campaign::open(&dir, &spec(&start, 500))
+        .expect("opens")
+        .checkpoint()
+        .runs
+        .len();
+    assert_eq!(runs, 3);
+}

@@ -1,0 +1,120 @@
+//! How to solve: which search, its table and limits, and what to find besides the
+//! winner.
+
+use breakthrough_engine::{Board, Color, Position};
+
+use crate::knowledge::Knowledge;
+use crate::length::answers::Probe;
+use crate::limits::Limits;
+use crate::progress::Phase;
+use crate::search::dfpn::{bias_for, DfpnConfig};
+use crate::table::key::Key;
+
+/// Which search to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Algorithm {
+    /// Depth-first proof-number search with the 1+epsilon trick.
+    #[default]
+    Dfpn,
+    /// Plain exhaustive depth-first search with a table.
+    Reference,
+}
+
+impl Algorithm {
+    /// The name used on the command line and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Dfpn => "dfpn",
+            Algorithm::Reference => "reference",
+        }
+    }
+}
+
+/// How to solve.
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    pub algorithm: Algorithm,
+    /// Transposition table size in MiB.
+    pub table_mb: usize,
+    pub limits: Limits,
+    /// `1/epsilon` for df-pn's 1+epsilon trick (4 means epsilon = 1/4).
+    pub inverse_epsilon: u32,
+    /// The race rules to apply (all, by default).
+    pub knowledge: Knowledge,
+    /// Extract a certificate after a successful solve (see [`crate::certificate`]).
+    pub proof: bool,
+    /// MiB of the extraction's memory of the positions it has written, to refer
+    /// back to (a proof bigger than that is written with some positions twice).
+    pub proof_mb: usize,
+    /// Threads for df-pn (the reference search uses one); see [`crate::search::parallel`].
+    pub threads: usize,
+    /// Ask instead whether this side wins within this many plies (df-pn only; see
+    /// [`Key::within`] and the [`crate::length`] module, which asks it).
+    pub within: Option<(Color, u32)>,
+    /// After the solve, find the exact length of the game under perfect play (see
+    /// [`crate::length`]); the proof, if asked for, is then the length's certificate.
+    pub length: bool,
+    /// Answers of an earlier length search of the root that a limit stopped, to go
+    /// on from (see [`crate::length::exact_length`]), with the winner they are about: used
+    /// only if the solve proves the same winner (check them with
+    /// [`crate::length::check_earlier`] first).
+    pub length_earlier: Option<(Color, Vec<Probe>)>,
+    /// Solve every move at the root (and, with `length`, find each one's length).
+    pub all_moves: bool,
+    /// Deep df-pn's `D`, how much more a leaf near the root is taken to cost (0:
+    /// plain df-pn+); `None`, the default: the board's number of squares (see
+    /// [`SolveOptions::depth_bias_of`]).
+    pub depth_bias: Option<u32>,
+}
+
+impl SolveOptions {
+    /// The depth bias a search of `board` uses: [`SolveOptions::depth_bias`] or, by
+    /// default, the board's number of squares.
+    pub fn depth_bias_of(&self, board: Board) -> u32 {
+        bias_for(self.depth_bias, board)
+    }
+
+    /// How df-pn searches with these options.
+    pub(crate) fn dfpn_config(&self) -> DfpnConfig<'static> {
+        DfpnConfig {
+            inverse_epsilon: self.inverse_epsilon,
+            knowledge: self.knowledge,
+            depth_bias: self.depth_bias,
+            phase: Phase::Search,
+            proven: None,
+        }
+    }
+
+    /// The root's table key: the question the search answers.
+    pub(crate) fn root_key(&self, root: &Position) -> Key {
+        match self.within {
+            Some((winner, plies)) => Key::within(root, winner, plies),
+            None => Key::of(root),
+        }
+    }
+}
+
+/// The default of [`SolveOptions::proof_mb`]: every position of a proof of up to
+/// about 29 M positions (6x5's has about 25 M), 41 bytes each in a map that may
+/// grow by half again.
+pub const DEFAULT_PROOF_MB: usize = 2048;
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            algorithm: Algorithm::Dfpn,
+            table_mb: 64,
+            limits: Limits::default(),
+            inverse_epsilon: 4,
+            knowledge: Knowledge::default(),
+            proof: false,
+            proof_mb: DEFAULT_PROOF_MB,
+            threads: 1,
+            within: None,
+            length: false,
+            length_earlier: None,
+            all_moves: false,
+            depth_bias: None,
+        }
+    }
+}
