@@ -31,7 +31,8 @@ use breakthrough_engine::{Color, Position};
 use hashbrown::{HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 
-use crate::certificate::{Certificate, Claim};
+use crate::certificate::Certificate;
+use crate::claim::Claim;
 use crate::identity::Identity;
 use crate::verify::VerifyReport;
 

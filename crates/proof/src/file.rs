@@ -2,7 +2,7 @@
 //! parts together (an exact length's pair; the top of a campaign's proof is no proof
 //! on its own).
 
-use crate::certificate::Claim;
+use crate::claim::Claim;
 use crate::format::{read_parts, FormatError};
 use crate::verify::{VerifyError, VerifyReport};
 

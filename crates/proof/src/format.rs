@@ -74,7 +74,8 @@
 
 use breakthrough_engine::{Bitboard, Board, Color, Position};
 
-use crate::certificate::{Certificate, Claim};
+use crate::certificate::Certificate;
+use crate::claim::Claim;
 use crate::zlib::{deflate, inflate};
 
 const MAGIC: &[u8; 8] = b"BTPROOF\0";
@@ -242,7 +243,7 @@ fn read_version_1(bytes: &[u8]) -> Result<Certificate, FormatError> {
         winner: colour_of(body[13])?,
         claim: Claim::Wins,
         positions: u64_at(body, 30),
-        stream: inflate(&body[HEADER..], u64_at(body, 38))?,
+        stream: inflate(&body[HEADER..], u64_at(body, 38)).map_err(FormatError::Damaged)?,
     })
 }
 
@@ -286,7 +287,7 @@ fn read_part(body: &[u8], at: usize, root: Position) -> Result<(Certificate, usi
         winner,
         claim,
         positions: u64_at(header, 4),
-        stream: inflate(&body[start..end], u64_at(header, 12))?,
+        stream: inflate(&body[start..end], u64_at(header, 12)).map_err(FormatError::Damaged)?,
     };
     Ok((part, end))
 }

@@ -42,6 +42,7 @@
 #![forbid(unsafe_code)]
 
 mod certificate;
+mod claim;
 mod directory;
 mod file;
 pub mod format;
@@ -54,7 +55,8 @@ mod zlib;
 #[cfg(test)]
 mod tests;
 
-pub use certificate::{Certificate, Claim};
+pub use certificate::Certificate;
+pub use claim::Claim;
 pub use directory::{
     verify_directory, CampaignReport, Manifest, Rejected, MANIFEST_FILE, TOP_FILE,
 };

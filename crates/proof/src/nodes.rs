@@ -3,7 +3,7 @@
 
 use breakthrough_engine::{Position, Step};
 
-use crate::certificate::Claim;
+use crate::claim::Claim;
 use crate::varint;
 
 /// Writes a node stream, one position at a time, depth first.

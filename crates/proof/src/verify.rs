@@ -3,7 +3,8 @@
 
 use breakthrough_engine::{Color, Position, Step};
 
-use crate::certificate::{Certificate, Claim};
+use crate::certificate::Certificate;
+use crate::claim::Claim;
 use crate::nodes::replies_in_order;
 use crate::varint::{self, VarintError};
 

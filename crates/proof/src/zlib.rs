@@ -6,8 +6,6 @@ use std::io::Write;
 use flate2::write::ZlibEncoder;
 use flate2::{Compression, Decompress, FlushDecompress, Status};
 
-use crate::format::FormatError;
-
 /// Output room added per step, so that a lying length costs no memory up front.
 const CHUNK: usize = 1 << 16;
 
@@ -20,9 +18,10 @@ pub(crate) fn deflate(stream: &[u8], out: Vec<u8>) -> Vec<u8> {
     encoder.finish().expect("Vec never fails")
 }
 
-/// Inflates `compressed`, which must be exactly one zlib stream of `length` bytes.
-pub(crate) fn inflate(compressed: &[u8], length: u64) -> Result<Vec<u8>, FormatError> {
-    let damaged = |why: String| FormatError::Damaged(format!("compressed stream: {why}"));
+/// Inflates `compressed`, which must be exactly one zlib stream of `length` bytes;
+/// the error says what is wrong with it.
+pub(crate) fn inflate(compressed: &[u8], length: u64) -> Result<Vec<u8>, String> {
+    let damaged = |why: String| format!("compressed stream: {why}");
     let mut decoder = Decompress::new(true);
     let mut stream = Vec::new();
     loop {
@@ -48,10 +47,10 @@ pub(crate) fn inflate(compressed: &[u8], length: u64) -> Result<Vec<u8>, FormatE
         return Err(damaged(format!("{after} bytes after its end")));
     }
     if stream.len() as u64 != length {
-        return Err(FormatError::Damaged(format!(
+        return Err(format!(
             "the node stream has {} bytes, the header says {length}",
             stream.len()
-        )));
+        ));
     }
     Ok(stream)
 }
