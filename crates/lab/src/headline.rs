@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use breakthrough_cli::results::{Published, Solved};
-use breakthrough_cli::text::human;
+use breakthrough_cli::text::{human, thousands};
 use breakthrough_result::{CampaignStatus, ProofSummary, SolveResult, Status};
 
 use crate::lengths::length_of;
@@ -67,9 +67,10 @@ fn certificate(dir: &Path, solved: &Solved) -> String {
     }
     match &solved.result.proof {
         Some(ProofSummary::Campaign(campaign)) => format!(
-            "{}B, {} parts (SHA-256 only)",
+            "{}B, {} part{} (SHA-256 only)",
             human(campaign.bytes as f64),
-            campaign.parts
+            thousands(campaign.parts),
+            if campaign.parts == 1 { "" } else { "s" }
         ),
         Some(proof) => format!("{}B (SHA-256 only)", human(proof.bytes() as f64)),
         None => "-".to_string(),

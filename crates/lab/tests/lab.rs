@@ -171,7 +171,7 @@ fn report_from_a_results_directory() {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let spliced = std::fs::read_to_string(&main).unwrap();
     assert!(
-        spliced.contains("/4x4.svg)") && !spliced.contains("old"),
+        spliced.contains("| 4x4 | second |") && !spliced.contains("old"),
         "{spliced}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
