@@ -12,8 +12,8 @@ use std::sync::Arc;
 
 use breakthrough_engine::{Position, Step};
 use breakthrough_solver::{
-    BoundedSearch, Certificate, Claim, DfpnConfig, ExtractError, Key, Knowledge, Limits, Phase, Pn,
-    Progress, ProvenElsewhere, Searched, Stop, Table, WrittenProof,
+    BoundedSearch, Certificate, Claim, DfpnConfig, ExtractError, Key, Limits, Phase, Pn, Progress,
+    ProvenElsewhere, RaceRules, Searched, Stop, Table, WrittenProof,
 };
 
 use crate::proven::ProvenSlot;
@@ -31,7 +31,7 @@ pub struct JobOptions {
     /// as df-pn leaves a child that stops being the most promising: the master
     /// computes them from the leaf's siblings (infinite: no such end).
     pub thresholds: (Pn, Pn),
-    pub knowledge: Knowledge,
+    pub race_rules: RaceRules,
     /// `1/epsilon` of df-pn's 1+epsilon trick.
     pub inverse_epsilon: u32,
     /// Write the proof of a settled position.
@@ -105,7 +105,7 @@ pub fn run_job(
 ) -> Result<JobReport, ExtractError> {
     let config = DfpnConfig {
         inverse_epsilon: options.inverse_epsilon,
-        knowledge: options.knowledge,
+        race_rules: options.race_rules,
         depth_bias: options.depth_bias,
         phase: Phase::Search,
         proven: options

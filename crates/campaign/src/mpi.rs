@@ -150,7 +150,7 @@ impl<'w> MpiMaster<'w> {
     pub fn begin(&mut self, settings: &WorkerSettings) {
         let start = ToWorker::Start {
             board: settings.board,
-            knowledge: settings.knowledge,
+            race_rules: settings.race_rules,
             inverse_epsilon: settings.inverse_epsilon,
             echo: settings.echo,
             export_min: settings.export_min,
@@ -334,13 +334,13 @@ pub fn serve(
     let settings = match ToWorker::decode(&bytes).map_err(wire_error)? {
         ToWorker::Start {
             board,
-            knowledge,
+            race_rules,
             inverse_epsilon,
             echo,
             export_min,
         } => WorkerSettings {
             board,
-            knowledge,
+            race_rules,
             inverse_epsilon,
             halt: Default::default(),
             echo,

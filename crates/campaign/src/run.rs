@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use breakthrough_engine::{Color, Position, Step};
-use breakthrough_solver::{Key, Knowledge, Pn, Table};
+use breakthrough_solver::{Key, Pn, RaceRules, Table};
 use hashbrown::HashMap;
 
 use crate::certificate::write_certificate;
@@ -285,13 +285,13 @@ impl Campaign {
     pub fn worker_settings(&self, options: &RunOptions) -> WorkerSettings {
         WorkerSettings {
             board: self.root.board(),
-            knowledge: if self.spec.patterns {
-                Knowledge {
-                    patterns: true,
+            race_rules: if self.spec.race_rules {
+                RaceRules {
+                    enabled: true,
                     race_moves: self.spec.race_moves,
                 }
             } else {
-                Knowledge::NONE
+                RaceRules::NONE
             },
             inverse_epsilon: self.spec.inverse_epsilon,
             halt: Halt::default(),

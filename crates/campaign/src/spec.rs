@@ -26,7 +26,8 @@ pub struct Spec {
     /// The position, in the text format of docs/RULES.md.
     pub position: String,
     /// The race rules: on or off, and the longest race win looked for.
-    pub patterns: bool,
+    #[serde(alias = "patterns")]
+    pub race_rules: bool,
     pub race_moves: u32,
     /// `1/epsilon` of df-pn's 1+epsilon trick.
     pub inverse_epsilon: u32,
@@ -37,7 +38,7 @@ pub struct Spec {
 impl Spec {
     pub fn new(
         position: &Position,
-        patterns: bool,
+        race_rules: bool,
         race_moves: u32,
         inverse_epsilon: u32,
         job_nodes: u64,
@@ -47,7 +48,7 @@ impl Spec {
             version: VERSION,
             board: position.board().to_string(),
             position: position.to_string(),
-            patterns,
+            race_rules,
             race_moves,
             inverse_epsilon,
             job_nodes,
@@ -99,10 +100,10 @@ impl Spec {
         if self.position != wanted.position {
             return differ("position", &self.position, &wanted.position);
         }
-        if self.patterns != wanted.patterns {
-            return differ("race rules on:", &self.patterns, &wanted.patterns);
+        if self.race_rules != wanted.race_rules {
+            return differ("race rules on:", &self.race_rules, &wanted.race_rules);
         }
-        if self.patterns && self.race_moves != wanted.race_moves {
+        if self.race_rules && self.race_moves != wanted.race_moves {
             return differ("--race-moves", &self.race_moves, &wanted.race_moves);
         }
         if self.inverse_epsilon != wanted.inverse_epsilon {

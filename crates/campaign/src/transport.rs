@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use breakthrough_engine::{Board, Position, Step};
-use breakthrough_solver::{Key, Knowledge, Pn, Progress, Table};
+use breakthrough_solver::{Key, Pn, Progress, RaceRules, Table};
 
 use crate::job::{run_job, JobOptions, JobOutcome};
 use crate::proven::ProvenSlot;
@@ -107,7 +107,7 @@ pub trait Transport {
 pub struct WorkerSettings {
     /// The campaign's board: a worker's table is laid out for it.
     pub board: Board,
-    pub knowledge: Knowledge,
+    pub race_rules: RaceRules,
     pub inverse_epsilon: u32,
     /// Set to end the jobs in flight (the end of a run).
     pub halt: Halt,
@@ -250,7 +250,7 @@ fn worker(
             max_nodes: job.max_nodes,
             thresholds: job.thresholds,
             min_nodes: job.max_nodes / 10,
-            knowledge: settings.knowledge,
+            race_rules: settings.race_rules,
             inverse_epsilon: settings.inverse_epsilon,
             proof: true,
             proof_mb: PART_PROOF_MB,

@@ -5,7 +5,7 @@
 //! a guess.
 
 use breakthrough_engine::{Bitboard, Board, Color, Position, Step};
-use breakthrough_solver::{Key, Knowledge, Pn};
+use breakthrough_solver::{Key, Pn, RaceRules};
 use serde::{Deserialize, Serialize};
 
 use crate::transport::{Done, Job, Outcome, Report};
@@ -17,7 +17,7 @@ pub enum ToWorker {
     Start {
         /// The campaign's board, which the worker's table is laid out for.
         board: Board,
-        knowledge: Knowledge,
+        race_rules: RaceRules,
         inverse_epsilon: u32,
         /// Answer every job at once (a benchmark of the master).
         echo: bool,
@@ -77,7 +77,7 @@ struct WireKey {
 enum WireToWorker {
     Start {
         board: (u8, u8),
-        patterns: bool,
+        race_rules_on: bool,
         race_moves: u32,
         inverse_epsilon: u32,
         echo: bool,
@@ -217,14 +217,14 @@ impl ToWorker {
         encode(&match self {
             ToWorker::Start {
                 board,
-                knowledge,
+                race_rules,
                 inverse_epsilon,
                 echo,
                 export_min,
             } => WireToWorker::Start {
                 board: board_out(*board),
-                patterns: knowledge.patterns,
-                race_moves: knowledge.race_moves,
+                race_rules_on: race_rules.enabled,
+                race_moves: race_rules.race_moves,
                 inverse_epsilon: *inverse_epsilon,
                 echo: *echo,
                 export_min: *export_min,
@@ -251,15 +251,15 @@ impl ToWorker {
         Ok(match postcard::from_bytes(bytes)? {
             WireToWorker::Start {
                 board,
-                patterns,
+                race_rules_on,
                 race_moves,
                 inverse_epsilon,
                 echo,
                 export_min,
             } => ToWorker::Start {
                 board: board_in(board)?,
-                knowledge: Knowledge {
-                    patterns,
+                race_rules: RaceRules {
+                    enabled: race_rules_on,
                     race_moves,
                 },
                 inverse_epsilon,
@@ -437,8 +437,8 @@ mod tests {
         assert_eq!(solved, vec![(key, true), (child, false)]);
         let start = ToWorker::Start {
             board: Board::new(6, 6).unwrap(),
-            knowledge: Knowledge {
-                patterns: true,
+            race_rules: RaceRules {
+                enabled: true,
                 race_moves: 4,
             },
             inverse_epsilon: 4,
@@ -447,7 +447,7 @@ mod tests {
         };
         let ToWorker::Start {
             board,
-            knowledge,
+            race_rules,
             inverse_epsilon,
             echo,
             export_min,
@@ -458,8 +458,8 @@ mod tests {
         assert_eq!(
             (
                 board,
-                knowledge.patterns,
-                knowledge.race_moves,
+                race_rules.enabled,
+                race_rules.race_moves,
                 inverse_epsilon,
                 echo,
                 export_min

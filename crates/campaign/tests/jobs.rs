@@ -4,7 +4,7 @@
 
 use breakthrough_campaign::{run_job, JobOptions, JobOutcome, Proven, ProvenSlot};
 use breakthrough_engine::{Board, Color, Position};
-use breakthrough_solver::{solve, Claim, Key, Knowledge, Limits, Pn, SolveOptions, Table};
+use breakthrough_solver::{solve, Claim, Key, Limits, Pn, RaceRules, SolveOptions, Table};
 
 // The solver's test helpers: positions of random games and the reference solver.
 #[allow(dead_code)] // Not every test file uses every check.
@@ -22,7 +22,7 @@ fn options(proven: Option<&Proven>) -> JobOptions {
         max_nodes: 50_000_000,
         min_nodes: 0,
         thresholds: (Pn::INF, Pn::INF),
-        knowledge: Knowledge::default(),
+        race_rules: RaceRules::default(),
         inverse_epsilon: 4,
         proof: true,
         proof_mb: 16,

@@ -1,5 +1,5 @@
 //! The checker: replays a certificate with the engine's rules and nothing else (no
-//! search, no endgame knowledge, no table).
+//! search, no race rules, no table).
 
 use breakthrough_engine::{Color, Position, Step};
 

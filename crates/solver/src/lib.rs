@@ -1,18 +1,18 @@
 //! Solvers for Breakthrough positions: who wins with best play, and how.
 //!
 //! - [`Algorithm::Dfpn`]: depth-first proof-number search with the 1+epsilon trick
-//!   and the race rules (see [`knowledge`]), the default. It runs on
+//!   and the race rules (see [`race_rules`]), the default. It runs on
 //!   [`SolveOptions::threads`] threads that share one table and are steered apart by
 //!   virtual proof numbers; the design, why it was chosen and what it costs are in
 //!   the [`search::parallel`] module.
 //! - [`Algorithm::Reference`]: plain exhaustive depth-first search with the same
 //!   race rules; the baseline, and the check on df-pn's search.
 //!
-//! The race rules ([`Knowledge`]) close positions before the game ends: a win in one,
+//! The race rules ([`RaceRules`]) close positions before the game ends: a win in one,
 //! the defence against a piece one step from its goal, and race wins found by an
 //! exact bounded search (the side to move reaches its goal within `k` of its moves
 //! against every reply, before the opponent can). They are checked against searches
-//! that know only the rules, in the tests; [`Knowledge::NONE`] turns them off.
+//! that know only the rules, in the tests; [`RaceRules::NONE`] turns them off.
 //!
 //! With [`SolveOptions::proof`], a solved position also gets a [`Certificate`]: the
 //! winner's strategy written out in full, which [`Certificate::verify`] checks with
@@ -34,11 +34,11 @@
 //! ```
 
 pub mod certificate;
-pub mod knowledge;
 pub mod length;
 mod limits;
 mod options;
 mod progress;
+pub mod race_rules;
 pub mod search;
 mod solution;
 mod solve;
@@ -46,11 +46,11 @@ mod table;
 
 pub use breakthrough_proof::{Certificate, Claim};
 pub use certificate::extract::{ExtractError, Proof};
-pub use knowledge::{Knowledge, KnowledgeStats};
 pub use length::{check_earlier, GameLength, PartialLength, Probe, Unanswered};
 pub use limits::{Limits, Stop};
 pub use options::{Algorithm, SolveOptions, DEFAULT_PROOF_MB};
 pub use progress::{Phase, Progress, SearchStats};
+pub use race_rules::{RaceRuleStats, RaceRules};
 pub use search::bounded::{BoundedSearch, Searched, WrittenProof};
 pub use search::dfpn::DfpnConfig;
 pub use search::proven::ProvenElsewhere;

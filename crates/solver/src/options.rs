@@ -3,10 +3,10 @@
 
 use breakthrough_engine::{Board, Color, Position};
 
-use crate::knowledge::Knowledge;
 use crate::length::answers::Probe;
 use crate::limits::Limits;
 use crate::progress::Phase;
+use crate::race_rules::RaceRules;
 use crate::search::dfpn::{bias_for, DfpnConfig};
 use crate::table::key::Key;
 
@@ -40,7 +40,7 @@ pub struct SolveOptions {
     /// `1/epsilon` for df-pn's 1+epsilon trick (4 means epsilon = 1/4).
     pub inverse_epsilon: u32,
     /// The race rules to apply (all, by default).
-    pub knowledge: Knowledge,
+    pub race_rules: RaceRules,
     /// Extract a certificate after a successful solve (see [`crate::certificate`]).
     pub proof: bool,
     /// MiB of the extraction's memory of the positions it has written, to refer
@@ -78,7 +78,7 @@ impl SolveOptions {
     pub(crate) fn dfpn_config(&self) -> DfpnConfig<'static> {
         DfpnConfig {
             inverse_epsilon: self.inverse_epsilon,
-            knowledge: self.knowledge,
+            race_rules: self.race_rules,
             depth_bias: self.depth_bias,
             phase: Phase::Search,
             proven: None,
@@ -106,7 +106,7 @@ impl Default for SolveOptions {
             table_mb: 64,
             limits: Limits::default(),
             inverse_epsilon: 4,
-            knowledge: Knowledge::default(),
+            race_rules: RaceRules::default(),
             proof: false,
             proof_mb: DEFAULT_PROOF_MB,
             threads: 1,

@@ -1,15 +1,15 @@
 //! What a running search reports: its phase, its progress now and then, and its
 //! figures at the end.
 
-use crate::knowledge::KnowledgeStats;
 use crate::limits::Budget;
+use crate::race_rules::RaceRuleStats;
 use crate::table::pn::Pn;
 use crate::table::{Table, TableStats};
 
 /// Figures from a search.
 #[derive(Clone, Debug, Default)]
 pub struct SearchStats {
-    /// Nodes searched (positions visited, expanded or decided by the knowledge), all
+    /// Nodes searched (positions visited, expanded or decided by the race rules), all
     /// threads together.
     pub nodes: u64,
     /// Wall-clock seconds.
@@ -20,8 +20,8 @@ pub struct SearchStats {
     pub root_disproof: Pn,
     /// The transposition table at the end.
     pub table: TableStats,
-    /// What the endgame knowledge decided.
-    pub knowledge: KnowledgeStats,
+    /// What the race rules decided.
+    pub race_rules: RaceRuleStats,
     /// Threads that searched.
     pub threads: usize,
     /// Nodes of each thread (the calling thread first).
@@ -74,15 +74,15 @@ impl Progress {
 
 impl SearchStats {
     /// The final figures of a single-threaded search: the last snapshot and what the
-    /// knowledge decided.
-    pub(crate) fn new(last: Progress, knowledge: KnowledgeStats) -> SearchStats {
+    /// race rules decided.
+    pub(crate) fn new(last: Progress, race_rules: RaceRuleStats) -> SearchStats {
         SearchStats {
             nodes: last.nodes,
             seconds: last.seconds,
             root_proof: last.root_proof,
             root_disproof: last.root_disproof,
             table: last.table,
-            knowledge,
+            race_rules,
             threads: 1,
             thread_nodes: vec![last.nodes],
         }

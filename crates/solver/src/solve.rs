@@ -5,11 +5,11 @@ use breakthrough_engine::{Color, Position, Step};
 
 use crate::certificate;
 use crate::certificate::extract::{ExtractError, Proof};
-use crate::knowledge;
 use crate::length::{self, GameLength, PartialLength};
 use crate::limits::{Budget, Limits, Stop};
 use crate::options::{Algorithm, SolveOptions};
 use crate::progress::{Phase, Progress, SearchStats};
+use crate::race_rules;
 use crate::search::dfpn::{Dfpn, DfpnConfig};
 use crate::search::parallel;
 use crate::search::reference;
@@ -114,14 +114,14 @@ fn search(
         Algorithm::Dfpn => parallel::search(position, options, table, observer),
         Algorithm::Reference => {
             let budget = Budget::new(options.limits.clone());
-            let mut search = reference::Reference::new(table, budget, options.knowledge, observer);
+            let mut search = reference::Reference::new(table, budget, options.race_rules, observer);
             let outcome = search.solve_root(position);
             let root = match outcome {
                 Ok((true, _)) => (Pn::ZERO, Pn::INF),
                 Ok((false, _)) => (Pn::INF, Pn::ZERO),
                 Err(_) => (Pn::ONE, Pn::ONE),
             };
-            let stats = SearchStats::new(search.progress(root), search.knowledge);
+            let stats = SearchStats::new(search.progress(root), search.race_rules);
             (outcome, stats)
         }
     }
@@ -258,7 +258,7 @@ fn root_moves(
                 (_, Some(winner)) => Some(winner == mover),
                 (Some((false, _)), _) => Some(false),
                 (Some((true, Some(best))), _) if best == step => Some(true),
-                _ => knowledge::classify(&child)
+                _ => race_rules::classify(&child)
                     .side_to_move_wins()
                     .or_else(|| match table.probe(&key, key.hash()) {
                         Some((phi, _)) if phi == Pn::ZERO => Some(true),

@@ -7,14 +7,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use breakthrough_engine::{Bitboard, Board, Color, Position, Step};
-use breakthrough_solver::knowledge::{classify, Knowledge, Verdict};
+use breakthrough_solver::race_rules::{classify, RaceRules, Verdict};
 use breakthrough_solver::{solve, Algorithm, Limits, Solution, SolveOptions, Stop};
 
 mod common;
 use common::{check_best_move, check_certificate, random_game_position};
 
 /// Whether the side to move wins, by exhaustive search over the rules alone (exact
-/// positions memoised, no knowledge, no bounded table).
+/// positions memoised, no race rules, no bounded table).
 fn rules_only_wins(position: &Position, memo: &mut HashMap<Position, bool>) -> bool {
     if position.winner().is_some() {
         return false;
@@ -57,13 +57,13 @@ fn start_positions_agree_with_the_rules_only_search() {
             assert_eq!(wins, Some(truth), "{size} {algorithm:?}");
             // And without any race rules (the ablation's plain search).
             let plain = SolveOptions {
-                knowledge: Knowledge::NONE,
+                race_rules: RaceRules::NONE,
                 ..options(algorithm, None)
             };
             let solution = solve(&start, &plain, &mut |_| {});
             let wins = solution.winner.map(|w| w == Color::White);
-            assert_eq!(wins, Some(truth), "{size} {algorithm:?} without patterns");
-            assert_eq!(solution.stats.knowledge.closed(), 0);
+            assert_eq!(wins, Some(truth), "{size} {algorithm:?} without race rules");
+            assert_eq!(solution.stats.race_rules.closed(), 0);
             assert!(
                 solution.best_move.is_none() || check_best_move(&solution),
                 "{size}"
@@ -251,8 +251,8 @@ fn loses_within(position: &Position, plies: u32) -> bool {
 #[test]
 fn race_rules_agree_with_the_rules_only_search() {
     let mut rng = fastrand::Rng::with_seed(99);
-    let rules = Knowledge {
-        patterns: true,
+    let rules = RaceRules {
+        enabled: true,
         race_moves: 5,
     };
     let mut decided = HashMap::new();

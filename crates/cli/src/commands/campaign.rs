@@ -19,7 +19,7 @@ use breakthrough_result::{
     CampaignProof, CampaignSettings, CampaignStatus, DagCounts, ProofNumber, ProofSummary,
     RootMove, Run, Sample, Side, SolveResult, Solver, Stats, Status,
 };
-use breakthrough_solver::knowledge::DEFAULT_RACE_MOVES;
+use breakthrough_solver::race_rules::DEFAULT_RACE_MOVES;
 use clap::{Args, Subcommand};
 
 use super::solve::{outcome, proof_number, verdict_text};
@@ -418,7 +418,7 @@ fn status_json(spec: &Spec, checkpoint: &Checkpoint) -> CampaignStatus {
         root_proof: proof_number(root.phi),
         root_disproof: proof_number(root.delta),
         settings: CampaignSettings {
-            race_rules: spec.patterns,
+            race_rules: spec.race_rules,
             race_moves: spec.race_moves,
             epsilon: 1.0 / f64::from(spec.inverse_epsilon),
             job_nodes: spec.job_nodes,
@@ -489,8 +489,8 @@ fn result_json(
         },
         solver: Solver {
             algorithm: "campaign".to_string(),
-            race_rules: spec.patterns,
-            race_moves: spec.patterns.then_some(spec.race_moves),
+            race_rules: spec.race_rules,
+            race_moves: spec.race_rules.then_some(spec.race_moves),
             epsilon: 1.0 / f64::from(spec.inverse_epsilon),
             search: None,
             table_mb: options.table_mb as u64,

@@ -16,10 +16,10 @@ use breakthrough_result::{
     PartSummary, PartialLengthSearch, ProofNumber, ProofSummary, RaceRuleCounts, RootMove,
     SearchSettings, SearchStats, Side, SolveResult, Solver, Stats, Status, TableStats, Unanswered,
 };
-use breakthrough_solver::knowledge::DEFAULT_RACE_MOVES;
+use breakthrough_solver::race_rules::DEFAULT_RACE_MOVES;
 use breakthrough_solver::{
-    check_earlier, solve, Algorithm, GameLength, Knowledge, KnowledgeStats, Limits, PartialLength,
-    Phase, Pn, Probe, Proof, Solution, SolveOptions,
+    check_earlier, solve, Algorithm, GameLength, Limits, PartialLength, Phase, Pn, Probe, Proof,
+    RaceRuleStats, RaceRules, Solution, SolveOptions,
 };
 use clap::{Args, ValueEnum};
 
@@ -221,11 +221,11 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             time_limit,
             stop: Some(stop),
         },
-        knowledge: if args.no_race_rules {
-            Knowledge::NONE
+        race_rules: if args.no_race_rules {
+            RaceRules::NONE
         } else {
-            Knowledge {
-                patterns: true,
+            RaceRules {
+                enabled: true,
                 race_moves: args.race_moves,
             }
         },
@@ -422,7 +422,7 @@ fn found_length(length: &GameLength) -> FoundLengthSearch {
 }
 
 /// Positions each race rule closed (or, for must_capture, narrowed), by kind.
-fn race_rules(k: &KnowledgeStats) -> RaceRuleCounts {
+fn race_rules(k: &RaceRuleStats) -> RaceRuleCounts {
     let race_wins = k
         .race_win
         .iter()
@@ -570,7 +570,7 @@ fn stats(solution: &Solution, options: &SolveOptions, samples: &[Sample]) -> Sta
                 fill: table.used as f64 / table.capacity.max(1) as f64,
                 replacements: table.replacements,
             },
-            race_rules: race_rules(&stats.knowledge),
+            race_rules: race_rules(&stats.race_rules),
         }),
         root_proof: proof_number(stats.root_proof),
         root_disproof: proof_number(stats.root_disproof),
@@ -580,11 +580,11 @@ fn stats(solution: &Solution, options: &SolveOptions, samples: &[Sample]) -> Sta
 }
 
 fn solver(solution: &Solution, options: &SolveOptions) -> Solver {
-    let knowledge = &options.knowledge;
+    let race_rules = &options.race_rules;
     Solver {
         algorithm: options.algorithm.name().to_string(),
-        race_rules: knowledge.patterns,
-        race_moves: knowledge.patterns.then_some(knowledge.race_moves),
+        race_rules: race_rules.enabled,
+        race_moves: race_rules.enabled.then_some(race_rules.race_moves),
         epsilon: 1.0 / f64::from(options.inverse_epsilon),
         search: Some(SearchSettings {
             depth_bias: (options.algorithm == Algorithm::Dfpn)

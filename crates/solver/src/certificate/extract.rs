@@ -4,7 +4,7 @@
 //! a move into a position the certificate already proves (a transposition costs a
 //! few bytes) or one proven elsewhere (see below), or the move df-pn proves, searching again over the same table when
 //! the table has lost the proof. At the loser's positions it takes every legal move,
-//! including those the endgame knowledge skipped (they lose to a win in one).
+//! including those the race rules skipped (they lose to a win in one).
 //!
 //! A bounded claim ([`Claim::WinsWithin`], [`Claim::HoldsOut`]) is written the same
 //! way, each position searched with the bounded question for the plies left; a
@@ -26,7 +26,7 @@ use breakthrough_engine::{Color, Move, Position, Step};
 use breakthrough_proof::{replies_in_order, Certificate, Claim, NodeWriter};
 
 use super::written::{Planned, WrittenPositions};
-use crate::knowledge::move_to_goal;
+use crate::race_rules::move_to_goal;
 use crate::search::dfpn::{Dfpn, Seen};
 use crate::{Key, Pn, Stop};
 

@@ -16,9 +16,9 @@
 
 use breakthrough_engine::{Board, Position, Step, MAX_MOVES};
 
-use crate::knowledge::{move_to_goal, Knowledge, KnowledgeStats, Verdict};
 use crate::limits::{Budget, Limits, Stop};
 use crate::progress::{Phase, Progress};
+use crate::race_rules::{move_to_goal, RaceRuleStats, RaceRules, Verdict};
 use crate::search::proven::ProvenElsewhere;
 use crate::search::team::Team;
 use crate::table::key::Key;
@@ -47,7 +47,7 @@ struct Child {
 pub(crate) enum Seen {
     /// Nothing: all the rules.
     Never,
-    /// Its first evaluation as a leaf ([`Knowledge::classify_leaf`]) came out open:
+    /// Its first evaluation as a leaf ([`RaceRules::classify_leaf`]) came out open:
     /// the threat rules, and the long race wins.
     AsLeaf,
     /// It was expanded before: the threat rules only, which narrow its moves.
@@ -120,7 +120,7 @@ pub struct DfpnConfig<'a> {
     /// `1/epsilon` of the 1+epsilon trick (4 means epsilon = 1/4).
     pub inverse_epsilon: u32,
     /// The race rules applied.
-    pub knowledge: Knowledge,
+    pub race_rules: RaceRules,
     /// Deep df-pn's `D` (see [`crate::SolveOptions::depth_bias`]); `None`: the
     /// board's number of squares.
     pub depth_bias: Option<u32>,
@@ -135,7 +135,7 @@ impl Default for DfpnConfig<'_> {
     fn default() -> Self {
         DfpnConfig {
             inverse_epsilon: 4,
-            knowledge: Knowledge::default(),
+            race_rules: RaceRules::default(),
             depth_bias: None,
             phase: Phase::Search,
             proven: None,
@@ -155,7 +155,7 @@ pub(crate) struct Dfpn<'a> {
     budget: Budget,
     config: DfpnConfig<'a>,
     /// What the race rules decided.
-    knowledge: KnowledgeStats,
+    race_rules: RaceRuleStats,
     root_numbers: (Pn, Pn),
     /// Child lists, one per depth, reused so that the search does not allocate.
     frames: Vec<Vec<Child>>,
@@ -179,7 +179,7 @@ impl<'a> Dfpn<'a> {
             shared_nodes: 0,
             budget: Budget::new(limits),
             config,
-            knowledge: KnowledgeStats::default(),
+            race_rules: RaceRuleStats::default(),
             root_numbers: (Pn::ONE, Pn::ONE),
             frames: Vec::new(),
             observer,
@@ -193,8 +193,8 @@ impl<'a> Dfpn<'a> {
     }
 
     /// What the race rules decided.
-    pub fn knowledge(&self) -> KnowledgeStats {
-        self.knowledge
+    pub fn race_rules(&self) -> RaceRuleStats {
+        self.race_rules
     }
 
     /// The root's numbers as the search last saw them.
@@ -264,13 +264,13 @@ impl<'a> Dfpn<'a> {
     /// opponent win on the next ply, and a race win of the other side ends the game
     /// against the side the question is about.
     #[inline]
-    fn rules_at(&self, key: &Key) -> Knowledge {
+    fn rules_at(&self, key: &Key) -> RaceRules {
         match key.plies_left() {
-            Some(plies) if plies % 2 == 1 => Knowledge {
-                race_moves: self.config.knowledge.race_moves.min(plies.div_ceil(2)),
-                ..self.config.knowledge
+            Some(plies) if plies % 2 == 1 => RaceRules {
+                race_moves: self.config.race_rules.race_moves.min(plies.div_ceil(2)),
+                ..self.config.race_rules
             },
-            _ => self.config.knowledge,
+            _ => self.config.race_rules,
         }
     }
 
@@ -293,7 +293,7 @@ impl<'a> Dfpn<'a> {
             Some(verdict) => verdict,
             None => self.rules_at(key).classify_leaf(position),
         };
-        self.knowledge.count(verdict);
+        self.race_rules.count(verdict);
         let moves = match verdict {
             Verdict::WinInOne | Verdict::RaceWin { .. } | Verdict::OutOfPlies => {
                 return (Pn::ZERO, Pn::INF);
@@ -390,7 +390,7 @@ impl<'a> Dfpn<'a> {
             (None, Seen::Expanded) => rules.threats(position),
         };
         if let Some(wins) = verdict.side_to_move_wins() {
-            self.knowledge.count(verdict);
+            self.race_rules.count(verdict);
             let numbers = if wins {
                 (Pn::ZERO, Pn::INF)
             } else {

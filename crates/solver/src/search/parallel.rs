@@ -62,10 +62,10 @@ use std::sync::Mutex;
 
 use breakthrough_engine::Position;
 
-use crate::knowledge::KnowledgeStats;
 use crate::limits::Stop;
 use crate::options::SolveOptions;
 use crate::progress::{Progress, SearchStats};
+use crate::race_rules::RaceRuleStats;
 use crate::search::dfpn::Dfpn;
 use crate::search::team::{Outcome, Team};
 // The module's documentation links to it.
@@ -78,7 +78,7 @@ use crate::table::Table;
 #[derive(Clone, Copy, Debug, Default)]
 struct ThreadReport {
     nodes: u64,
-    knowledge: KnowledgeStats,
+    race_rules: RaceRuleStats,
     root_numbers: (Pn, Pn),
 }
 
@@ -121,7 +121,7 @@ pub(crate) fn search(
         search.flush();
         reports.lock().unwrap_or_else(|e| e.into_inner())[index] = ThreadReport {
             nodes: search.nodes(),
-            knowledge: search.knowledge(),
+            race_rules: search.race_rules(),
             root_numbers: search.root_numbers(),
         };
     };
@@ -138,9 +138,9 @@ pub(crate) fn search(
     let reports = reports.into_inner().unwrap_or_else(|e| e.into_inner());
     // The calling thread either finished the team or was halted by a thread that did.
     let outcome = team.outcome().unwrap_or(Err(Stop::Interrupted));
-    let mut knowledge = KnowledgeStats::default();
+    let mut race_rules = RaceRuleStats::default();
     for report in &reports {
-        knowledge.add(&report.knowledge);
+        race_rules.add(&report.race_rules);
     }
     let root_numbers = match outcome {
         Ok((true, _)) => (Pn::ZERO, Pn::INF),
@@ -153,7 +153,7 @@ pub(crate) fn search(
         root_proof: root_numbers.0,
         root_disproof: root_numbers.1,
         table: table.stats(),
-        knowledge,
+        race_rules,
         threads,
         thread_nodes: reports.iter().map(|r| r.nodes).collect(),
     };

@@ -1,22 +1,22 @@
 //! The reference solver: plain exhaustive depth-first search that stops at the first
 //! winning move, remembering proven positions in a table, with the same exact endgame
-//! knowledge as df-pn (without it, 7x4 already takes minutes). It checks df-pn and is
-//! the baseline in benchmarks; the knowledge itself is checked against a search
+//! race rules as df-pn (without it, 7x4 already takes minutes). It checks df-pn and is
+//! the baseline in benchmarks; the race rules themselves are checked against a search
 //! that knows only the rules, in the tests.
 
 use breakthrough_engine::{Position, Step, MAX_MOVES};
 
-use crate::knowledge::Knowledge;
 use crate::limits::Budget;
+use crate::race_rules::RaceRules;
 use crate::table::Tally;
-use crate::{Key, KnowledgeStats, Phase, Pn, Progress, Stop, Table};
+use crate::{Key, Phase, Pn, Progress, RaceRuleStats, Stop, Table};
 
 pub(crate) struct Reference<'a> {
     pub table: &'a Table,
     tally: Tally,
     pub budget: Budget,
-    pub rules: Knowledge,
-    pub knowledge: KnowledgeStats,
+    pub rules: RaceRules,
+    pub race_rules: RaceRuleStats,
     observer: &'a mut dyn FnMut(&Progress),
 }
 
@@ -24,7 +24,7 @@ impl<'a> Reference<'a> {
     pub fn new(
         table: &'a Table,
         budget: Budget,
-        rules: Knowledge,
+        rules: RaceRules,
         observer: &'a mut dyn FnMut(&Progress),
     ) -> Self {
         Reference {
@@ -32,7 +32,7 @@ impl<'a> Reference<'a> {
             tally: Tally::default(),
             budget,
             rules,
-            knowledge: KnowledgeStats::default(),
+            race_rules: RaceRuleStats::default(),
             observer,
         }
     }
@@ -72,7 +72,7 @@ impl<'a> Reference<'a> {
     fn wins(&mut self, position: &Position) -> Result<bool, Stop> {
         self.tick()?;
         let verdict = self.rules.classify(position);
-        self.knowledge.count(verdict);
+        self.race_rules.count(verdict);
         if let Some(wins) = verdict.side_to_move_wins() {
             return Ok(wins);
         }

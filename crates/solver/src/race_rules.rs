@@ -1,5 +1,5 @@
-//! Cheap exact endgame knowledge (the race rules), applied before a position is
-//! searched. [`Knowledge`] says which rules a search uses; [`classify`] is the core
+//! The race rules: cheap exact endgame rules, applied before a position is
+//! searched. [`RaceRules`] says which rules a search uses; [`classify`] is the core
 //! of threats, and the `race` module adds race wins further from the goal.
 //!
 //! A piece one step from its goal rank always has a move to the goal: the board is
@@ -12,16 +12,16 @@
 
 use breakthrough_engine::{Bitboard, Color, Position, Step};
 
-use crate::knowledge::race::race_win;
+use crate::race_rules::race::race_win;
 
 mod race;
 
 /// Which rules a search applies before it searches a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Knowledge {
+pub struct RaceRules {
     /// The race rules: win in one, the threat rules and race wins. Without them,
     /// only a finished game is decided.
-    pub patterns: bool,
+    pub enabled: bool,
     /// Longest race win looked for, in moves of the side to move (2 or more; 1 or
     /// less: none beyond the win in one).
     pub race_moves: u32,
@@ -38,19 +38,19 @@ pub const DEFAULT_RACE_MOVES: u32 = 4;
 /// fewer nodes but more time (`docs/performance.md`, "Race rules").
 pub const LEAF_RACE_MOVES: u32 = 3;
 
-impl Default for Knowledge {
+impl Default for RaceRules {
     fn default() -> Self {
-        Knowledge {
-            patterns: true,
+        RaceRules {
+            enabled: true,
             race_moves: DEFAULT_RACE_MOVES,
         }
     }
 }
 
-impl Knowledge {
+impl RaceRules {
     /// Only the end of the game: plain search, for ablation.
-    pub const NONE: Knowledge = Knowledge {
-        patterns: false,
+    pub const NONE: RaceRules = RaceRules {
+        enabled: false,
         race_moves: 0,
     };
 
@@ -58,18 +58,18 @@ impl Knowledge {
     #[inline]
     pub fn classify(self, position: &Position) -> Verdict {
         let verdict = self.threats(position);
-        if verdict != Verdict::Open || !self.patterns {
+        if verdict != Verdict::Open || !self.enabled {
             return verdict;
         }
         self.races(position, 2, self.race_moves)
     }
 
     /// The rules with race wins of at most [`LEAF_RACE_MOVES`]: df-pn's first look
-    /// at a position; [`Knowledge::long_races`] completes it if the position is
+    /// at a position; [`RaceRules::long_races`] completes it if the position is
     /// expanded.
     #[inline]
     pub fn classify_leaf(self, position: &Position) -> Verdict {
-        Knowledge {
+        RaceRules {
             race_moves: self.race_moves.min(LEAF_RACE_MOVES),
             ..self
         }
@@ -79,7 +79,7 @@ impl Knowledge {
     /// The race wins longer than [`LEAF_RACE_MOVES`], for an open position.
     #[inline]
     pub fn long_races(self, position: &Position) -> Verdict {
-        if self.patterns {
+        if self.enabled {
             self.races(position, LEAF_RACE_MOVES + 1, self.race_moves)
         } else {
             Verdict::Open
@@ -105,7 +105,7 @@ impl Knowledge {
     /// it, and again only the cheap rules when it enters it).
     #[inline]
     pub fn threats(self, position: &Position) -> Verdict {
-        if self.patterns {
+        if self.enabled {
             classify(position)
         } else if position.winner().is_some() {
             Verdict::GameOver
@@ -115,7 +115,7 @@ impl Knowledge {
     }
 }
 
-/// What the knowledge says of a position, from the side to move's point of view.
+/// What the race rules say of a position, from the side to move's point of view.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Verdict {
     /// The game is over and the side to move has lost.
@@ -206,7 +206,7 @@ pub fn classify(position: &Position) -> Verdict {
 
 /// How many positions each race rule closed (decided), or narrowed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct KnowledgeStats {
+pub struct RaceRuleStats {
     pub game_over: u64,
     pub win_in_one: u64,
     pub double_threat: u64,
@@ -217,7 +217,7 @@ pub struct KnowledgeStats {
     pub race_win: [u64; 8],
 }
 
-impl KnowledgeStats {
+impl RaceRuleStats {
     pub(crate) fn count(&mut self, verdict: Verdict) {
         match verdict {
             Verdict::GameOver => self.game_over += 1,
@@ -233,7 +233,7 @@ impl KnowledgeStats {
     }
 
     /// Adds another thread's counts.
-    pub(crate) fn add(&mut self, other: &KnowledgeStats) {
+    pub(crate) fn add(&mut self, other: &RaceRuleStats) {
         self.game_over += other.game_over;
         self.win_in_one += other.win_in_one;
         self.double_threat += other.double_threat;
@@ -258,7 +258,7 @@ mod tests {
     use breakthrough_engine::Board;
 
     use super::*;
-    use crate::knowledge::race::race_win_with;
+    use crate::race_rules::race::race_win_with;
 
     /// A position of a random game, or (odd attempts) a few pieces of each side
     /// scattered anywhere: the endgames where races are decided.

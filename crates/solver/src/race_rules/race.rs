@@ -173,7 +173,7 @@ fn armies_of(position: &Position) -> Armies {
 
 /// A move with which the side to move wins within `k >= 2` of its own moves, if the
 /// bounded search finds one. The position must be open (see
-/// [`crate::knowledge::classify`]).
+/// [`crate::race_rules::classify`]).
 pub(crate) fn race_win(position: &Position, k: u32) -> Option<Step> {
     race_win_with(position, k, true)
 }
