@@ -68,6 +68,7 @@ impl Certificate {
     }
 
     /// The same proof claiming the other side wins: for tests that a false claim fails.
+    #[cfg(any(test, feature = "tamper"))]
     pub fn with_claimed_winner(&self, winner: Color) -> Certificate {
         Certificate {
             winner,
@@ -76,6 +77,7 @@ impl Certificate {
     }
 
     /// The same proof with another claim: for tests that a false bound fails.
+    #[cfg(any(test, feature = "tamper"))]
     pub fn with_claim(&self, claim: Claim) -> Certificate {
         Certificate {
             claim,
