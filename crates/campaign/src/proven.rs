@@ -22,7 +22,7 @@ pub struct ProvenSlot(Arc<ProvenSet>);
 /// The map, behind a one-bit-per-slot filter of the keys' hashes. The search asks
 /// about every new leaf, and nearly none is in the map; a map lookup hashes the key
 /// again and takes a shard's read lock (two atomic writes on a line every thread
-/// shares), which cost 13-15% of a 6x6 campaign's time on two threads. The filter
+/// shares), a cost a campaign felt (`docs/performance.md`, "Campaigns"). The filter
 /// answers "not there" with one plain load.
 struct ProvenSet {
     map: DashMap<Key, bool, hashbrown::DefaultHashBuilder>,
@@ -31,9 +31,8 @@ struct ProvenSet {
 }
 
 /// The filter's bits (256 KiB): small enough to stay in a core's cache while the
-/// table's traffic streams through it (with 4 MiB, each lookup missed the cache and
-/// cost more than the map's lock had); with 30,000 stored positions, 1.4% of the
-/// lookups of other positions reach the map, with 300,000, 13%.
+/// table's traffic streams through it, large enough that few lookups of positions
+/// not stored reach the map (`docs/performance.md`, "Campaigns").
 const FILTER_BITS: u64 = 1 << 21;
 
 impl Default for ProvenSet {

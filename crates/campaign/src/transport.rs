@@ -258,14 +258,9 @@ fn worker(
             stop_proof: Some(Arc::clone(&settings.halt.proofs)),
             proven: Some(proven.clone()),
             export_min: settings.export_min,
-            // Plain df-pn+ in jobs. From scratch on one thread (6x5, 3x7 and 4x6,
-            // 20 k and 200 k nodes a job), deep df-pn in the jobs took about the
-            // same nodes (98 M in all against 95 M) but 1.24x the time (222 s
-            // against 179 s; 4x6 at 20 k 72 s against 43 s, 6x5 level); on two
-            // threads 6x5 took 26.0 s against 22.1 s (medians of four). A node
-            // costs more with it, and its numbers, counted from each job's root,
-            // are on another scale than the rest of the master's: a 6x5 campaign
-            // begun without it and continued with it took 1.13x the nodes.
+            // Plain df-pn+ in jobs: deep df-pn's numbers, counted from each job's
+            // root, are on another scale than the rest of the master's, and took as
+            // many nodes in more time (`docs/performance.md`, "Campaigns").
             depth_bias: Some(0),
         };
         let mut observer = |p: &Progress| {
