@@ -1,5 +1,5 @@
-//! Campaigns against the reference solver, crashes and restarts, damaged files and
-//! tampered certificates.
+//! Campaigns against the reference solver, damaged files and tampered certificates
+//! (crashes and restarts are tested inside the crate, `src/run/tests.rs`).
 
 use std::path::{Path, PathBuf};
 

@@ -50,7 +50,8 @@
 //!     21    8  Black's pieces at the root
 //!     29    1  number of parts
 //!     30       the parts, one after another:
-//!           1    claim: 0 wins, 1 wins within the bound, 2 holds out the bound
+//!           1    claim: 0 wins, 1 wins within the bound, 2 holds out the bound,
+//!                3 wins given positions proven elsewhere
 //!           1    the claim's side (0 White, 1 Black)
 //!           2    the bound in plies (0 for claims 0 and 3)
 //!           8    positions expanded in the stream

@@ -21,7 +21,7 @@ pub struct SolveResult {
     /// A move that keeps the win, when the side to move wins.
     pub best_move: Option<String>,
     pub status: Status,
-    /// The limit that stopped the solve (`nodes`, `time`, `interrupted`...).
+    /// What stopped the solve: `node_limit`, `time_limit` or `interrupted`.
     pub stopped_by: Option<String>,
     /// The result in words, for example "second player (black) wins".
     pub verdict: String,
