@@ -177,6 +177,9 @@ fn bench_quick_checks_its_answers() {
     assert_eq!(solves.len(), 3);
     let total: u64 = solves.iter().map(|s| s["nodes"].as_u64().unwrap()).sum();
     assert_eq!(json["signature"], total);
+    // The search's signature: a change of the search that changes it updates this
+    // number (and `bench`'s full signature in docs/performance.md) with it.
+    assert_eq!(total, 148_938, "the quick suite's signature changed");
     let output = run(&["bench", "solve", "--quick", "--json"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let again: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
