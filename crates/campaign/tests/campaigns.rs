@@ -250,6 +250,14 @@ fn tampered_certificates_fail() {
     assert!(verify_directory(&dir).is_err());
     restore();
 
+    // Another board named than the position's.
+    let mut board = parsed.clone();
+    board["board"] = serde_json::json!("5x4");
+    std::fs::write(&manifest_path, board.to_string()).unwrap();
+    let err = verify_directory(&dir).unwrap_err();
+    assert!(err.why.contains("board 5x4"), "{err}");
+    restore();
+
     // A part pointing outside the directory.
     let mut outside = parsed.clone();
     outside["parts"][0] = serde_json::json!("../elsewhere.cert");

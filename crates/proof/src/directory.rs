@@ -174,6 +174,10 @@ fn read_manifest(dir: &Path) -> Result<Claimed<'_>, Rejected> {
         .position
         .parse()
         .map_err(|err| reject(&manifest_path, format!("position: {err}")))?;
+    if manifest.board != root.board().to_string() {
+        let why = format!("board {} but a position of {}", manifest.board, root.board());
+        return Err(reject(&manifest_path, why));
+    }
     let winner = match manifest.winner.as_str() {
         "white" => Color::White,
         "black" => Color::Black,
