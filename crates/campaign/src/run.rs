@@ -433,13 +433,25 @@ impl Campaign {
                 self.commit()?;
             }
             self.sample(run, clock.started, &clock.before);
-            if clock.last_checkpoint.elapsed() >= options.checkpoint_every {
-                self.update_run(run, clock.started, RunEnd::Running);
-                self.write_checkpoint(run)?;
-                clock.last_checkpoint = Instant::now();
-            }
+            self.checkpoint_if_due(options, run, clock)?;
             self.tell_if_due(observer, run, clock);
         }
+    }
+
+    /// Writes the checkpoint, the run recorded as still running, every
+    /// `options.checkpoint_every`.
+    fn checkpoint_if_due(
+        &mut self,
+        options: &RunOptions,
+        run: &RunState,
+        clock: &mut Clock,
+    ) -> Result<(), CampaignError> {
+        if clock.last_checkpoint.elapsed() >= options.checkpoint_every {
+            self.update_run(run, clock.started, RunEnd::Running);
+            self.write_checkpoint(run)?;
+            clock.last_checkpoint = Instant::now();
+        }
+        Ok(())
     }
 
     /// Hands out the most-proving free leaves, one to each idle worker.
