@@ -448,6 +448,21 @@ impl Labels {
             speed_up: matches!(compare, Compare::Threads | Compare::Baseline),
         }
     }
+
+    /// The ratios as the JSON names them; a ratio that is not a number is null.
+    fn ratios(&self, ratios: Option<(f64, f64)>) -> BTreeMap<String, Option<f64>> {
+        let finite = |r: f64| r.is_finite().then_some(r);
+        BTreeMap::from([
+            (
+                self.time.replace([' ', '-'], "_"),
+                ratios.and_then(|r| finite(r.0)),
+            ),
+            (
+                self.nodes.replace(' ', "_"),
+                ratios.and_then(|r| finite(r.1)),
+            ),
+        ])
+    }
 }
 
 fn print_header(labels: &Labels) {
@@ -540,23 +555,6 @@ fn board_rows(
         rows.push(bench_row(board, contestant, runs, last, medians, ratios));
     }
     rows
-}
-
-impl Labels {
-    /// The ratios as the JSON names them; a ratio that is not a number is null.
-    fn ratios(&self, ratios: Option<(f64, f64)>) -> BTreeMap<String, Option<f64>> {
-        let finite = |r: f64| r.is_finite().then_some(r);
-        BTreeMap::from([
-            (
-                self.time.replace([' ', '-'], "_"),
-                ratios.and_then(|r| finite(r.0)),
-            ),
-            (
-                self.nodes.replace(' ', "_"),
-                ratios.and_then(|r| finite(r.1)),
-            ),
-        ])
-    }
 }
 
 /// One contestant's line of the table on one board.

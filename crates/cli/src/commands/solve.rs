@@ -177,6 +177,7 @@ fn solve_options(args: &SolveArgs, position: &Position) -> anyhow::Result<SolveO
         }
     }
     let length_earlier = length_earlier(args, position)?;
+    check_needs_dfpn(args)?;
     let threads = threads(args)?;
     let stop = stop_on_ctrl_c()?;
     Ok(SolveOptions {
@@ -234,8 +235,7 @@ fn check_table_fits(tt_mb: Option<u64>) -> Result<(), InputError> {
     Ok(())
 }
 
-/// The earlier run's answers that `--length-resume` names, if it does; the flags
-/// that need df-pn are refused with the reference search.
+/// The earlier run's answers that `--length-resume` names, if it does.
 fn length_earlier(
     args: &SolveArgs,
     position: &Position,
@@ -249,12 +249,17 @@ fn length_earlier(
         (Some(path), true) => Some(earlier_answers(path, position)?),
         (None, _) => None,
     };
+    Ok(length_earlier)
+}
+
+/// Refuses --length and --all-moves with the reference search: they use df-pn.
+fn check_needs_dfpn(args: &SolveArgs) -> Result<(), InputError> {
     if let (AlgoArg::Reference, true) = (args.algo, args.length || args.all_moves) {
         return Err(InputError(anyhow::anyhow!(
             "--length and --all-moves use df-pn; leave out --algo reference"
         )));
     }
-    Ok(length_earlier)
+    Ok(())
 }
 
 /// The search's threads: `--threads`, all cores by default, one for the reference.
