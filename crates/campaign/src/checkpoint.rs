@@ -169,24 +169,11 @@ impl Checkpoint {
         let (stored, in_flight) = (r.u64()?, r.u32()?);
         let mut runs = Vec::new();
         for _ in 0..r.u32()? {
-            runs.push(RunRecord {
-                started_unix: r.u64()?,
-                seconds: f64::from_le_bytes(r.take::<8>()?),
-                nodes: r.u64()?,
-                jobs: r.u64()?,
-                threads: r.u32()?,
-                table_mb: r.u64()?,
-                end: RunEnd::of(r.u8()?).ok_or("a run's end is unknown")?,
-            });
+            runs.push(r.run_record()?);
         }
         let mut history = Vec::new();
         for _ in 0..r.u32()? {
-            history.push(Sample {
-                seconds: f64::from_le_bytes(r.take::<8>()?),
-                nodes: r.u64()?,
-                phi: Pn::from_raw(r.u32()?),
-                delta: Pn::from_raw(r.u32()?),
-            });
+            history.push(r.sample()?);
         }
         let count = r.u32()?;
         // A node takes at least 27 bytes: a count the bytes cannot hold is damage.
@@ -195,56 +182,7 @@ impl Checkpoint {
         }
         let mut nodes = Vec::with_capacity(count as usize);
         for id in 0..count {
-            let (white, black, black_to_move) = (r.u64()?, r.u64()?, r.u8()?);
-            let side = match black_to_move {
-                0 => Color::White,
-                1 => Color::Black,
-                _ => return Err(format!("node {id}: side to move byte {black_to_move}")),
-            };
-            let position = Position::try_from_parts(board, Bitboard(white), Bitboard(black), side)
-                .map_err(|err| format!("node {id}: {err}"))?;
-            if position.winner().is_some() {
-                return Err(format!("node {id}: the game is over at {position}"));
-            }
-            let (phi, delta) = (Pn::from_raw(r.u32()?), Pn::from_raw(r.u32()?));
-            let state = match r.u8()? {
-                0 => State::Leaf,
-                1 => State::Expanded,
-                other => return Err(format!("node {id}: state byte {other}")),
-            };
-            let mut edges = Vec::new();
-            for _ in 0..r.u8()? {
-                let step = Step {
-                    from: r.u8()?,
-                    to: r.u8()?,
-                };
-                let child = match r.u32()? {
-                    u32::MAX => None,
-                    child if child < count => Some(child),
-                    child => return Err(format!("node {id}: an edge to node {child} of {count}")),
-                };
-                edges.push(Edge { step, child });
-            }
-            if state == State::Leaf && !edges.is_empty() {
-                return Err(format!("node {id}: a leaf with edges"));
-            }
-            // The edges must be the position's moves, in the engine's order.
-            if state == State::Expanded {
-                let steps = position.steps();
-                let same = steps.len() == edges.len()
-                    && steps.iter().zip(&edges).all(|(s, e)| *s == e.step);
-                if !same {
-                    return Err(format!("node {id}: its edges are not the position's moves"));
-                }
-            }
-            nodes.push(Node {
-                position,
-                phi,
-                delta,
-                state,
-                edges,
-                parents: Vec::new(),
-            });
+            nodes.push(r.node(id, count, board)?);
         }
         if r.at != body.len() {
             return Err(format!("{} bytes after the last node", body.len() - r.at));
@@ -252,22 +190,7 @@ impl Checkpoint {
         if nodes.is_empty() {
             return Err("no root node".into());
         }
-        // Every edge must lead where its move leads.
-        for (id, node) in nodes.iter().enumerate() {
-            for edge in &node.edges {
-                let next = node.position.play_step(edge.step);
-                let fits = match edge.child {
-                    None => next.winner().is_some(),
-                    Some(child) => {
-                        let child = &nodes[child as usize].position;
-                        breakthrough_solver::Key::of(child) == breakthrough_solver::Key::of(&next)
-                    }
-                };
-                if !fits {
-                    return Err(format!("node {id}: an edge leads to the wrong position"));
-                }
-            }
-        }
+        check_edges_lead_right(&nodes)?;
         Ok(Checkpoint {
             stored,
             in_flight,
@@ -318,4 +241,106 @@ impl Reader<'_> {
     fn u64(&mut self) -> Result<u64, String> {
         Ok(u64::from_le_bytes(self.take::<8>()?))
     }
+
+    fn run_record(&mut self) -> Result<RunRecord, String> {
+        Ok(RunRecord {
+            started_unix: self.u64()?,
+            seconds: f64::from_le_bytes(self.take::<8>()?),
+            nodes: self.u64()?,
+            jobs: self.u64()?,
+            threads: self.u32()?,
+            table_mb: self.u64()?,
+            end: RunEnd::of(self.u8()?).ok_or("a run's end is unknown")?,
+        })
+    }
+
+    fn sample(&mut self) -> Result<Sample, String> {
+        Ok(Sample {
+            seconds: f64::from_le_bytes(self.take::<8>()?),
+            nodes: self.u64()?,
+            phi: Pn::from_raw(self.u32()?),
+            delta: Pn::from_raw(self.u32()?),
+        })
+    }
+
+    /// Node `id` of `count` on `board`: a position whose game is not over, and
+    /// edges that are its moves when it is expanded, none when it is a leaf.
+    fn node(&mut self, id: u32, count: u32, board: Board) -> Result<Node, String> {
+        let (white, black, black_to_move) = (self.u64()?, self.u64()?, self.u8()?);
+        let side = match black_to_move {
+            0 => Color::White,
+            1 => Color::Black,
+            _ => return Err(format!("node {id}: side to move byte {black_to_move}")),
+        };
+        let position = Position::try_from_parts(board, Bitboard(white), Bitboard(black), side)
+            .map_err(|err| format!("node {id}: {err}"))?;
+        if position.winner().is_some() {
+            return Err(format!("node {id}: the game is over at {position}"));
+        }
+        let (phi, delta) = (Pn::from_raw(self.u32()?), Pn::from_raw(self.u32()?));
+        let state = match self.u8()? {
+            0 => State::Leaf,
+            1 => State::Expanded,
+            other => return Err(format!("node {id}: state byte {other}")),
+        };
+        let edges = self.edges(id, count)?;
+        if state == State::Leaf && !edges.is_empty() {
+            return Err(format!("node {id}: a leaf with edges"));
+        }
+        // The edges must be the position's moves, in the engine's order.
+        if state == State::Expanded {
+            let steps = position.steps();
+            let same =
+                steps.len() == edges.len() && steps.iter().zip(&edges).all(|(s, e)| *s == e.step);
+            if !same {
+                return Err(format!("node {id}: its edges are not the position's moves"));
+            }
+        }
+        Ok(Node {
+            position,
+            phi,
+            delta,
+            state,
+            edges,
+            parents: Vec::new(),
+        })
+    }
+
+    /// The edges of node `id`: each a move, and a node of the `count` or none.
+    fn edges(&mut self, id: u32, count: u32) -> Result<Vec<Edge>, String> {
+        let mut edges = Vec::new();
+        for _ in 0..self.u8()? {
+            let step = Step {
+                from: self.u8()?,
+                to: self.u8()?,
+            };
+            let child = match self.u32()? {
+                u32::MAX => None,
+                child if child < count => Some(child),
+                child => return Err(format!("node {id}: an edge to node {child} of {count}")),
+            };
+            edges.push(Edge { step, child });
+        }
+        Ok(edges)
+    }
+}
+
+/// Every edge must lead where its move leads: to its child, or to the game's end.
+fn check_edges_lead_right(nodes: &[Node]) -> Result<(), String> {
+    for (id, node) in nodes.iter().enumerate() {
+        for edge in &node.edges {
+            let next = node.position.play_step(edge.step);
+            let fits = match edge.child {
+                None => next.winner().is_some(),
+                Some(child) => {
+                    let child = &nodes[child as usize].position;
+                    breakthrough_solver::Key::of(child) == breakthrough_solver::Key::of(&next)
+                }
+            };
+            if !fits {
+                return Err(format!("node {id}: an edge leads to the wrong position"));
+            }
+        }
+    }
+    Ok(())
 }

@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 use breakthrough_solver::{Key, Pn, SavedEntry, Table};
 use hashbrown::HashMap;
 use mpi::point_to_point::{Destination, MatchedReceiveVec, Source};
+use mpi::topology::Process;
 use mpi::Threading;
 
 use crate::error::CampaignError;
@@ -325,93 +326,17 @@ pub fn serve(
 ) -> Result<(), CampaignError> {
     let master = world.process_at_rank(0);
     let place = world.rank() as u32;
-    let hello = ToMaster::Hello {
-        threads: threads as u32,
-        table_mb: table_mb as u64,
-    };
-    master.send_with_tag(&hello.encode()[..], TAG);
-    let (bytes, _) = master.receive_vec_with_tag::<u8>(TAG);
-    let settings = match ToWorker::decode(&bytes).map_err(wire_error)? {
-        ToWorker::Start {
-            board,
-            race_rules,
-            inverse_epsilon,
-            echo,
-            export_min,
-        } => WorkerSettings {
-            board,
-            race_rules,
-            inverse_epsilon,
-            halt: Default::default(),
-            echo,
-            export_min,
-        },
+    let Some(settings) = settings_from_master(&master, threads, table_mb)? else {
         // The master could not start the run (it says why).
-        ToWorker::Quit => return Ok(()),
-        other => {
-            return Err(CampaignError::Internal(format!(
-                "MPI: the master sent {other:?} before the settings"
-            )))
-        }
+        return Ok(());
     };
     let table = Table::for_board(settings.board, table_mb);
     std::thread::scope(|scope| {
         let mut local = Local::start(scope, threads, &table, &settings);
-        // News of committed positions, taken in batches at most once a second:
-        // first published to the jobs, then put in the table as settled, so that a
-        // proof never meets a settled position it may not refer to.
-        let mut news: Vec<(Key, bool)> = Vec::new();
-        let mut taken_in: Option<Instant> = None;
-        // (A job takes in all the news before it, at once.)
-        let mut take_in = |news: &mut Vec<(Key, bool)>, local: &mut Local, now: bool| {
-            if news.is_empty()
-                || !now && taken_in.is_some_and(|at| at.elapsed() < Duration::from_secs(1))
-            {
-                return;
-            }
-            local.publish(news);
-            let entries: Vec<SavedEntry> = news
-                .drain(..)
-                .map(|(key, wins)| SavedEntry {
-                    key,
-                    phi: if wins { Pn::ZERO } else { Pn::INF },
-                    delta: if wins { Pn::INF } else { Pn::ZERO },
-                    work: SETTLED_WORK as u32,
-                })
-                .collect();
-            table.restore(&entries);
-            taken_in = Some(Instant::now());
-        };
+        let mut news = News::default();
         let result = loop {
-            take_in(&mut news, &mut local, false);
-            let mut quit = false;
-            while let Some(probed) = master.immediate_matched_probe_with_tag(TAG) {
-                let (bytes, _) = probed.matched_receive_vec::<u8>();
-                match ToWorker::decode(&bytes).map_err(wire_error) {
-                    Ok(ToWorker::News { solved }) => news.extend(solved),
-                    Ok(ToWorker::Job { job }) => {
-                        take_in(&mut news, &mut local, true);
-                        local.send(job);
-                    }
-                    Ok(ToWorker::Halt { proofs }) => local.halt(proofs),
-                    Ok(ToWorker::Quit) => {
-                        quit = true;
-                        break;
-                    }
-                    Ok(ToWorker::Start { .. }) => {}
-                    Err(err) => {
-                        quit = true;
-                        local.halt(true);
-                        let report = Report::Failed {
-                            job: u64::MAX,
-                            error: format!("rank {place}: {err}"),
-                        };
-                        master.send_with_tag(&ToMaster::Report(report).encode()[..], TAG);
-                        break;
-                    }
-                }
-            }
-            if quit {
+            news.take_in(&mut local, &table, false);
+            if take_messages(&master, &mut local, &table, &mut news, place) {
                 break Ok(());
             }
             // Short: a job that comes in meanwhile waits this long.
@@ -426,4 +351,111 @@ pub fn serve(
         local.close();
         result
     })
+}
+
+/// Says hello to the master and waits for the run's settings; `None` when the
+/// master quits instead.
+fn settings_from_master(
+    master: &Process<'_>,
+    threads: usize,
+    table_mb: usize,
+) -> Result<Option<WorkerSettings>, CampaignError> {
+    let hello = ToMaster::Hello {
+        threads: threads as u32,
+        table_mb: table_mb as u64,
+    };
+    master.send_with_tag(&hello.encode()[..], TAG);
+    let (bytes, _) = master.receive_vec_with_tag::<u8>(TAG);
+    match ToWorker::decode(&bytes).map_err(wire_error)? {
+        ToWorker::Start {
+            board,
+            race_rules,
+            inverse_epsilon,
+            echo,
+            export_min,
+        } => Ok(Some(WorkerSettings {
+            board,
+            race_rules,
+            inverse_epsilon,
+            halt: Default::default(),
+            echo,
+            export_min,
+        })),
+        ToWorker::Quit => Ok(None),
+        other => Err(CampaignError::Internal(format!(
+            "MPI: the master sent {other:?} before the settings"
+        ))),
+    }
+}
+
+/// Takes in the master's messages waiting now; whether to quit (told to, or a
+/// message that could not be read, which the master is told of).
+fn take_messages(
+    master: &Process<'_>,
+    local: &mut Local,
+    table: &Table,
+    news: &mut News,
+    place: u32,
+) -> bool {
+    while let Some(probed) = master.immediate_matched_probe_with_tag(TAG) {
+        let (bytes, _) = probed.matched_receive_vec::<u8>();
+        match ToWorker::decode(&bytes).map_err(wire_error) {
+            Ok(ToWorker::News { solved }) => news.pending.extend(solved),
+            Ok(ToWorker::Job { job }) => {
+                news.take_in(local, table, true);
+                local.send(job);
+            }
+            Ok(ToWorker::Halt { proofs }) => local.halt(proofs),
+            Ok(ToWorker::Quit) => return true,
+            Ok(ToWorker::Start { .. }) => {}
+            Err(err) => {
+                local.halt(true);
+                let report = Report::Failed {
+                    job: u64::MAX,
+                    error: format!("rank {place}: {err}"),
+                };
+                master.send_with_tag(&ToMaster::Report(report).encode()[..], TAG);
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// News of committed positions, taken in batches at most once a second: first
+/// published to the jobs, then put in the table as settled, so that a proof never
+/// meets a settled position it may not refer to.
+#[derive(Default)]
+struct News {
+    pending: Vec<(Key, bool)>,
+    taken_in: Option<Instant>,
+}
+
+impl News {
+    /// Takes in the news pending, unless there is none or (not `now`) the last
+    /// was taken in under a second ago. (A job takes in all the news before it, at
+    /// once.)
+    fn take_in(&mut self, local: &mut Local, table: &Table, now: bool) {
+        if self.pending.is_empty()
+            || !now
+                && self
+                    .taken_in
+                    .is_some_and(|at| at.elapsed() < Duration::from_secs(1))
+        {
+            return;
+        }
+        local.publish(&self.pending);
+        let entries: Vec<SavedEntry> = self
+            .pending
+            .drain(..)
+            .map(|(key, wins)| SavedEntry {
+                key,
+                phi: if wins { Pn::ZERO } else { Pn::INF },
+                delta: if wins { Pn::INF } else { Pn::ZERO },
+                work: SETTLED_WORK as u32,
+            })
+            .collect();
+        table.restore(&entries);
+        self.taken_in = Some(Instant::now());
+    }
 }

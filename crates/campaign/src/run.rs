@@ -16,7 +16,7 @@ use crate::error::CampaignError;
 use crate::spec::{Spec, SPEC_FILE};
 use crate::store::{Batch, Store};
 use crate::transport::{
-    Halt, Job, Local, Outcome, Report, Transport, WorkerSettings, DEFAULT_EXPORT_MIN,
+    Done, Halt, Job, Local, Outcome, Report, Transport, WorkerSettings, DEFAULT_EXPORT_MIN,
 };
 
 /// How to run (these may change from one run to the next).
@@ -177,44 +177,16 @@ impl Campaign {
         let root = wanted
             .position()
             .map_err(|why| CampaignError::refused(dir, why))?;
-        let existing = if dir.exists() {
-            if !dir.is_dir() {
-                return Err(CampaignError::refused(dir, "not a directory"));
-            }
-            let spec = Spec::read(dir)?;
-            // Temporary files of an interrupted first start do not count.
-            let has_files = std::fs::read_dir(dir)
-                .map_err(CampaignError::io(dir))?
-                .filter_map(Result::ok)
-                .any(|entry| !entry.file_name().to_string_lossy().ends_with(".tmp"));
-            if spec.is_none() && has_files {
-                return Err(CampaignError::refused(
-                    dir,
-                    format!("holds files but no {SPEC_FILE}: not a campaign; use an empty or new directory"),
-                ));
-            }
-            spec
-        } else {
-            None
-        };
+        let existing = existing_spec(dir)?;
         if let Some(spec) = &existing {
             if let Some(why) = spec.mismatch(wanted) {
                 return Err(CampaignError::refused(dir, why));
             }
         }
         let checkpoint = match &existing {
-            Some(_) => Checkpoint::read(dir, root.board())?,
+            Some(_) => read_checkpoint(dir, &root)?,
             None => None,
         };
-        if let Some(checkpoint) = &checkpoint {
-            let have = checkpoint.dag.root().position;
-            if Key::of(&have) != Key::of(&root) {
-                return Err(CampaignError::damaged(
-                    &dir.join(crate::checkpoint::CHECKPOINT_FILE),
-                    format!("its root is {have}, the campaign's is {root}"),
-                ));
-            }
-        }
         if existing.is_none() {
             std::fs::create_dir_all(dir).map_err(CampaignError::io(dir))?;
             wanted.write(dir)?;
@@ -229,27 +201,7 @@ impl Campaign {
             history: Vec::new(),
             dag: Dag::new(root),
         });
-        // What the checkpoint says is solved must be in the store (a leaf's proof is
-        // its part, or the part that exported it); the rest is recomputed from the
-        // leaves.
-        checkpoint.dag.release_all();
-        let mut loaded_from_store = 0;
-        for id in 0..checkpoint.dag.len() {
-            let node = &checkpoint.dag.nodes[id];
-            if node.state == State::Leaf {
-                let stored = store.get(&Key::of(&node.position))?;
-                let numbers = match stored {
-                    Some(true) => WON,
-                    Some(false) => LOST,
-                    None if node.is_solved() => (Pn::ONE, Pn::ONE),
-                    None => continue,
-                };
-                loaded_from_store += u64::from(!node.is_solved());
-                let node = &mut checkpoint.dag.nodes[id];
-                (node.phi, node.delta) = numbers;
-            }
-        }
-        checkpoint.dag.recompute_all();
+        let loaded_from_store = settle_from_store(&mut checkpoint.dag, &store)?;
         let stored_base = store.len()?;
         Ok(Campaign {
             warm_entries: 0,
@@ -372,6 +324,40 @@ impl Campaign {
     ) -> Result<RunEnd, CampaignError> {
         let started = Instant::now();
         let before = self.checkpoint.totals();
+        let mut run = self.begin_run(options)?;
+        let mut clock = Clock {
+            started,
+            before,
+            last_checkpoint: Instant::now(),
+            last_report: Instant::now(),
+        };
+        let end = self.work_until_end(transport, options, observer, &mut run, &mut clock)?;
+        if end == RunEnd::Running {
+            return Ok(end);
+        }
+        // A checkpoint first, in case the workers never answer (a worker process
+        // that died takes the whole run down with it); then end the jobs in flight
+        // and take in what they finished.
+        self.update_run(&run, started, end);
+        self.write_checkpoint(&run)?;
+        self.wind_down(transport, options, observer, &mut run, &mut clock)?;
+        // The last parts' exports may settle the root.
+        self.commit()?;
+        let end = if self.checkpoint.dag.root().is_solved() {
+            RunEnd::Solved
+        } else {
+            end
+        };
+        self.sample(&run, started, &before);
+        self.update_run(&run, started, end);
+        self.write_checkpoint(&run)?;
+        observer(&self.figures(&run, started, &before));
+        Ok(end)
+    }
+
+    /// Records a new run and writes the checkpoint before its first job; every
+    /// stored position is then news to the workers.
+    fn begin_run(&mut self, options: &RunOptions) -> Result<RunState, CampaignError> {
         self.checkpoint.runs.push(RunRecord {
             started_unix: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -383,62 +369,50 @@ impl Campaign {
             table_mb: options.table_mb as u64,
             end: RunEnd::Running,
         });
-        let mut run = RunState {
+        let run = RunState {
             store_hits: std::mem::take(&mut self.loaded_from_store),
             ..RunState::default()
         };
         (self.exported, self.exported_leaves) = (0, 0);
         self.write_checkpoint(&run)?;
-        // Every stored position is news to the workers of a new run.
         self.news = self.store.all()?;
-        let mut last_checkpoint = Instant::now();
-        let mut last_report = Instant::now();
-        let mut next_job = 0u64;
+        Ok(run)
+    }
+
+    /// Hands out jobs and takes in reports until the root is solved, a stop request
+    /// or the time limit; how the run ends (`Running` for a simulated crash).
+    fn work_until_end(
+        &mut self,
+        transport: &mut dyn Transport,
+        options: &RunOptions,
+        observer: &mut dyn FnMut(&Figures),
+        run: &mut RunState,
+        clock: &mut Clock,
+    ) -> Result<RunEnd, CampaignError> {
         let (stop_after_jobs, crash_after_jobs) = options.test_ends();
-        let end = loop {
+        loop {
             if self.checkpoint.dag.root().is_solved() {
-                break RunEnd::Solved;
+                return Ok(RunEnd::Solved);
             }
             if options.stop.load(Ordering::Relaxed)
                 || stop_after_jobs.is_some_and(|jobs| run.jobs >= jobs)
             {
-                break RunEnd::Interrupted;
+                return Ok(RunEnd::Interrupted);
             }
             if options
                 .time_limit
-                .is_some_and(|limit| started.elapsed() >= limit)
+                .is_some_and(|limit| clock.started.elapsed() >= limit)
             {
-                break RunEnd::TimeLimit;
+                return Ok(RunEnd::TimeLimit);
             }
             if crash_after_jobs.is_some_and(|jobs| run.jobs >= jobs) {
-                observer(&self.figures(&run, started, &before));
+                observer(&self.figures(run, clock.started, &clock.before));
                 return Ok(RunEnd::Running);
             }
             if !self.news.is_empty() {
                 transport.committed(&std::mem::take(&mut self.news));
             }
-            // Hand out the most-proving free leaves.
-            while run.in_flight.len() < transport.workers() {
-                let Some((leaf, thresholds)) =
-                    self.checkpoint.dag.select(self.spec.inverse_epsilon)
-                else {
-                    break;
-                };
-                // No need to look in the store: every leaf was looked up when it was
-                // made, loaded or given back by a job, a commit settles the leaves its
-                // exports match, and only this master writes the store.
-                let position = self.checkpoint.dag.nodes[leaf as usize].position;
-                self.checkpoint.dag.nodes[leaf as usize].state = State::InFlight;
-                run.in_flight.insert(next_job, leaf);
-                transport.send(Job {
-                    id: next_job,
-                    position,
-                    max_nodes: self.spec.job_nodes,
-                    thresholds,
-                    home: run.homes.get(&leaf).copied(),
-                });
-                next_job += 1;
-            }
+            self.hand_out_jobs(transport, run);
             if run.in_flight.is_empty() {
                 if self.checkpoint.dag.root().is_solved() {
                     continue;
@@ -453,30 +427,69 @@ impl Campaign {
                 Batch::WAIT
             };
             if let Some(report) = transport.receive(wait) {
-                self.take(report, &mut run)?;
+                self.take(report, run)?;
             }
             if self.batch.is_due() {
                 self.commit()?;
             }
-            self.sample(&run, started, &before);
-            if last_checkpoint.elapsed() >= options.checkpoint_every {
-                self.update_run(&run, started, RunEnd::Running);
-                self.write_checkpoint(&run)?;
-                last_checkpoint = Instant::now();
-            }
-            if last_report.elapsed() >= Duration::from_millis(500) {
-                observer(&self.figures(&run, started, &before));
-                last_report = Instant::now();
-            }
-        };
-        // A checkpoint first, in case the workers never answer (a worker process
-        // that died takes the whole run down with it); then end the jobs in flight
-        // and take in what they finished. A job that settled its position may
-        // finish its part (all its work is lost otherwise) within PROOF_GRACE,
-        // unless the root is solved (nothing is left to prove) or a second stop
-        // request hurries the end.
-        self.update_run(&run, started, end);
-        self.write_checkpoint(&run)?;
+            self.sample(run, clock.started, &clock.before);
+            self.checkpoint_if_due(options, run, clock)?;
+            self.tell_if_due(observer, run, clock);
+        }
+    }
+
+    /// Writes the checkpoint, the run recorded as still running, every
+    /// `options.checkpoint_every`.
+    fn checkpoint_if_due(
+        &mut self,
+        options: &RunOptions,
+        run: &RunState,
+        clock: &mut Clock,
+    ) -> Result<(), CampaignError> {
+        if clock.last_checkpoint.elapsed() >= options.checkpoint_every {
+            self.update_run(run, clock.started, RunEnd::Running);
+            self.write_checkpoint(run)?;
+            clock.last_checkpoint = Instant::now();
+        }
+        Ok(())
+    }
+
+    /// Hands out the most-proving free leaves, one to each idle worker.
+    fn hand_out_jobs(&mut self, transport: &mut dyn Transport, run: &mut RunState) {
+        while run.in_flight.len() < transport.workers() {
+            let Some((leaf, thresholds)) = self.checkpoint.dag.select(self.spec.inverse_epsilon)
+            else {
+                break;
+            };
+            // No need to look in the store: every leaf was looked up when it was
+            // made, loaded or given back by a job, a commit settles the leaves its
+            // exports match, and only this master writes the store.
+            let position = self.checkpoint.dag.nodes[leaf as usize].position;
+            self.checkpoint.dag.nodes[leaf as usize].state = State::InFlight;
+            run.in_flight.insert(run.next_job, leaf);
+            transport.send(Job {
+                id: run.next_job,
+                position,
+                max_nodes: self.spec.job_nodes,
+                thresholds,
+                home: run.homes.get(&leaf).copied(),
+            });
+            run.next_job += 1;
+        }
+    }
+
+    /// Ends the jobs in flight and takes in what they finished. A job that settled
+    /// its position may finish its part (all its work is lost otherwise) within
+    /// PROOF_GRACE, unless the root is solved (nothing is left to prove) or a second
+    /// stop request hurries the end.
+    fn wind_down(
+        &mut self,
+        transport: &mut dyn Transport,
+        options: &RunOptions,
+        observer: &mut dyn FnMut(&Figures),
+        run: &mut RunState,
+        clock: &mut Clock,
+    ) -> Result<(), CampaignError> {
         transport.halt(false);
         let halted = Instant::now();
         let mut proofs_halted: Option<Instant> = None;
@@ -495,30 +508,24 @@ impl Campaign {
                 ));
             }
             if let Some(report) = transport.receive(Duration::from_millis(100)) {
-                self.take(report, &mut run)?;
+                self.take(report, run)?;
             }
             // Parts finished in the grace are kept at once, not after it: a kill
             // during the grace then loses at most a batch.
             if self.batch.is_due() {
                 self.commit()?;
             }
-            if last_report.elapsed() >= Duration::from_millis(500) {
-                observer(&self.figures(&run, started, &before));
-                last_report = Instant::now();
-            }
+            self.tell_if_due(observer, run, clock);
         }
-        // The last parts' exports may settle the root.
-        self.commit()?;
-        let end = if self.checkpoint.dag.root().is_solved() {
-            RunEnd::Solved
-        } else {
-            end
-        };
-        self.sample(&run, started, &before);
-        self.update_run(&run, started, end);
-        self.write_checkpoint(&run)?;
-        observer(&self.figures(&run, started, &before));
-        Ok(end)
+        Ok(())
+    }
+
+    /// Tells `observer` the figures, at most about twice a second.
+    fn tell_if_due(&self, observer: &mut dyn FnMut(&Figures), run: &RunState, clock: &mut Clock) {
+        if clock.last_report.elapsed() >= Duration::from_millis(500) {
+            observer(&self.figures(run, clock.started, &clock.before));
+            clock.last_report = Instant::now();
+        }
     }
 
     /// Takes in a worker's report.
@@ -534,85 +541,115 @@ impl Campaign {
             Report::Failed { job, error } => Err(CampaignError::Internal(format!(
                 "job {job} failed: {error}"
             ))),
-            Report::Done(done) => {
-                let Some(leaf) = run.in_flight.remove(&done.job) else {
-                    return Ok(());
-                };
-                run.jobs += 1;
-                run.nodes += done.nodes + done.proof_nodes;
-                run.proof_nodes += done.proof_nodes;
-                run.proven_hits += done.proven_hits;
-                run.homes.insert(leaf, done.place);
-                let dag = &mut self.checkpoint.dag;
-                dag.nodes[leaf as usize].state = State::Leaf;
-                let position = dag.nodes[leaf as usize].position;
-                if !matches!(done.outcome, Outcome::Solved { .. })
-                    && self.settle_if_exported(leaf, &position)?
-                {
-                    return Ok(());
+            Report::Done(done) => self.take_done(done, run),
+        }
+    }
+
+    /// Takes in a finished job: its figures, and what it found of its leaf.
+    fn take_done(&mut self, done: Done, run: &mut RunState) -> Result<(), CampaignError> {
+        let Some(leaf) = run.in_flight.remove(&done.job) else {
+            return Ok(());
+        };
+        run.jobs += 1;
+        run.nodes += done.nodes + done.proof_nodes;
+        run.proof_nodes += done.proof_nodes;
+        run.proven_hits += done.proven_hits;
+        run.homes.insert(leaf, done.place);
+        let dag = &mut self.checkpoint.dag;
+        dag.nodes[leaf as usize].state = State::Leaf;
+        let position = dag.nodes[leaf as usize].position;
+        if !matches!(done.outcome, Outcome::Solved { .. })
+            && self.settle_if_exported(leaf, &position)?
+        {
+            return Ok(());
+        }
+        let dag = &mut self.checkpoint.dag;
+        match done.outcome {
+            Outcome::Stopped => {}
+            Outcome::Solved {
+                wins,
+                best,
+                part,
+                given,
+                exported,
+            } => {
+                let key = Key::of(&position);
+                if !self.is_stored(&key, &position, wins, run)? {
+                    run.given += given.len() as u64;
+                    self.batch.push(key, wins, part, given, exported);
+                    run.stored += 1;
                 }
-                let dag = &mut self.checkpoint.dag;
-                match done.outcome {
-                    Outcome::Stopped => {}
-                    Outcome::Solved {
-                        wins,
-                        best,
-                        part,
-                        given,
-                        exported,
-                    } => {
-                        let key = Key::of(&position);
-                        if let Some(stored) = self.stored(&key)? {
-                            // (A position exported by another part while this job
-                            // ran is no position handed out once stored.)
-                            if self.store.inner(&key)?.is_none() {
-                                run.solved_again += 1;
-                            }
-                            if stored != wins {
-                                return Err(CampaignError::Internal(format!(
-                                    "a job found {position} {} for the side to move, the store {}",
-                                    if wins { "won" } else { "lost" },
-                                    if stored { "won" } else { "lost" }
-                                )));
-                            }
-                        } else {
-                            run.given += given.len() as u64;
-                            self.batch.push(key, wins, part, given, exported);
-                            run.stored += 1;
-                        }
-                        if leaf == 0 {
-                            self.root_best = best;
-                        }
-                        self.checkpoint
-                            .dag
-                            .set_numbers(leaf, if wins { WON } else { LOST });
-                    }
-                    Outcome::Open {
-                        numbers,
-                        children: None,
-                    } => dag.set_numbers(leaf, open_numbers(numbers)),
-                    Outcome::Open {
-                        numbers,
-                        children: Some(children),
-                    } => {
-                        let reported: HashMap<Step, (Pn, Pn)> = children
-                            .into_iter()
-                            .map(|(step, phi, delta)| (step, (phi, delta)))
-                            .collect();
-                        dag.set_numbers(leaf, open_numbers(numbers));
-                        self.expand_leaf(leaf, &reported, run)?;
-                        // The children's subtrees start in the table that searched
-                        // their parent.
-                        for edge in &self.checkpoint.dag.nodes[leaf as usize].edges {
-                            if let Some(child) = edge.child {
-                                run.homes.entry(child).or_insert(done.place);
-                            }
-                        }
-                    }
+                if leaf == 0 {
+                    self.root_best = best;
                 }
-                Ok(())
+                self.checkpoint
+                    .dag
+                    .set_numbers(leaf, if wins { WON } else { LOST });
+            }
+            Outcome::Open {
+                numbers,
+                children: None,
+            } => dag.set_numbers(leaf, open_numbers(numbers)),
+            Outcome::Open {
+                numbers,
+                children: Some(children),
+            } => {
+                dag.set_numbers(leaf, open_numbers(numbers));
+                self.take_children(leaf, children, done.place, run)?;
             }
         }
+        Ok(())
+    }
+
+    /// Whether a position a job solved is stored already (counted as solved again
+    /// unless another part exported it meanwhile); an error if the store says the
+    /// other winner.
+    fn is_stored(
+        &self,
+        key: &Key,
+        position: &Position,
+        wins: bool,
+        run: &mut RunState,
+    ) -> Result<bool, CampaignError> {
+        let Some(stored) = self.stored(key)? else {
+            return Ok(false);
+        };
+        // (A position exported by another part while this job ran is no position
+        // handed out once stored.)
+        if self.store.inner(key)?.is_none() {
+            run.solved_again += 1;
+        }
+        if stored != wins {
+            return Err(CampaignError::Internal(format!(
+                "a job found {position} {} for the side to move, the store {}",
+                if wins { "won" } else { "lost" },
+                if stored { "won" } else { "lost" }
+            )));
+        }
+        Ok(true)
+    }
+
+    /// Expands a leaf whose job ran out of budget, with the children's numbers it
+    /// reported; their subtrees start in the table that searched their parent
+    /// (`place`).
+    fn take_children(
+        &mut self,
+        leaf: u32,
+        children: Vec<(Step, Pn, Pn)>,
+        place: u32,
+        run: &mut RunState,
+    ) -> Result<(), CampaignError> {
+        let reported: HashMap<Step, (Pn, Pn)> = children
+            .into_iter()
+            .map(|(step, phi, delta)| (step, (phi, delta)))
+            .collect();
+        self.expand_leaf(leaf, &reported, run)?;
+        for edge in &self.checkpoint.dag.nodes[leaf as usize].edges {
+            if let Some(child) = edge.child {
+                run.homes.entry(child).or_insert(place);
+            }
+        }
+        Ok(())
     }
 
     /// Expands a leaf: each new child's numbers come from the store when it holds
@@ -840,6 +877,17 @@ struct RunState {
     stored: u64,
     store_hits: u64,
     solved_again: u64,
+    /// The id of the next job handed out.
+    next_job: u64,
+}
+
+/// The run's times: its start, the totals of the runs before it, and the last
+/// checkpoint and report to the observer.
+struct Clock {
+    started: Instant,
+    before: (f64, u64, u64),
+    last_checkpoint: Instant,
+    last_report: Instant,
 }
 
 /// Whether the side to move wins a solved position, in `store` or waiting in `batch`.
@@ -848,6 +896,74 @@ fn stored(store: &Store, batch: &Batch, key: &Key) -> Result<Option<bool>, Campa
         Some(wins) => Ok(Some(wins)),
         None => store.get(key),
     }
+}
+
+/// The spec of the campaign in `dir`, `None` when there is none yet; a path that is
+/// no directory, or a directory that holds files but no spec, is refused.
+fn existing_spec(dir: &Path) -> Result<Option<Spec>, CampaignError> {
+    if !dir.exists() {
+        return Ok(None);
+    }
+    if !dir.is_dir() {
+        return Err(CampaignError::refused(dir, "not a directory"));
+    }
+    let spec = Spec::read(dir)?;
+    // Temporary files of an interrupted first start do not count.
+    let has_files = std::fs::read_dir(dir)
+        .map_err(CampaignError::io(dir))?
+        .filter_map(Result::ok)
+        .any(|entry| !entry.file_name().to_string_lossy().ends_with(".tmp"));
+    if spec.is_none() && has_files {
+        return Err(CampaignError::refused(
+            dir,
+            format!(
+                "holds files but no {SPEC_FILE}: not a campaign; use an empty or new directory"
+            ),
+        ));
+    }
+    Ok(spec)
+}
+
+/// The checkpoint in `dir`, if any; one whose root is not `root` is damaged.
+fn read_checkpoint(dir: &Path, root: &Position) -> Result<Option<Checkpoint>, CampaignError> {
+    let checkpoint = Checkpoint::read(dir, root.board())?;
+    if let Some(checkpoint) = &checkpoint {
+        let have = checkpoint.dag.root().position;
+        if Key::of(&have) != Key::of(root) {
+            return Err(CampaignError::damaged(
+                &dir.join(crate::checkpoint::CHECKPOINT_FILE),
+                format!("its root is {have}, the campaign's is {root}"),
+            ));
+        }
+    }
+    Ok(checkpoint)
+}
+
+/// Settles the leaves of `dag` that `store` holds, and recomputes the rest from the
+/// leaves; the leaves it settled that the checkpoint had open.
+fn settle_from_store(dag: &mut Dag, store: &Store) -> Result<u64, CampaignError> {
+    // What the checkpoint says is solved must be in the store (a leaf's proof is
+    // its part, or the part that exported it); the rest is recomputed from the
+    // leaves.
+    dag.release_all();
+    let mut loaded_from_store = 0;
+    for id in 0..dag.len() {
+        let node = &dag.nodes[id];
+        if node.state == State::Leaf {
+            let stored = store.get(&Key::of(&node.position))?;
+            let numbers = match stored {
+                Some(true) => WON,
+                Some(false) => LOST,
+                None if node.is_solved() => (Pn::ONE, Pn::ONE),
+                None => continue,
+            };
+            loaded_from_store += u64::from(!node.is_solved());
+            let node = &mut dag.nodes[id];
+            (node.phi, node.delta) = numbers;
+        }
+    }
+    dag.recompute_all();
+    Ok(loaded_from_store)
 }
 
 #[cfg(test)]

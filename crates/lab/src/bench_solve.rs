@@ -303,6 +303,17 @@ struct Medians {
     wall: f64,
 }
 
+impl Medians {
+    fn of(runs: &Runs) -> Medians {
+        Medians {
+            seconds: median(&mut runs.seconds.clone()),
+            wall: median(&mut runs.walls.clone()),
+            // Parallel runs differ in nodes from run to run; one thread's never do.
+            nodes: median(&mut runs.nodes.clone()),
+        }
+    }
+}
+
 /// One contestant's row of the JSON.
 fn bench_row(
     board: &str,
@@ -401,127 +412,187 @@ pub fn run(mut args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
     let contestants = args
         .compare
         .contestants(&args.threads, args.copies, &this, &baseline);
-    // Ratios by wall time: how much slower and bigger the baselines are, or how much
-    // faster (and bigger) the search on more threads, or this build, is.
-    let speed_up = matches!(args.compare, Compare::Threads | Compare::Baseline);
-    let (time_label, nodes_label) = match args.compare {
-        Compare::Threads => ("speed-up", "overhead"),
-        Compare::Baseline => ("speed-up", "x nodes"),
-        _ => ("x time", "x nodes"),
-    };
+    let labels = Labels::of(args.compare);
     if !args.json {
-        outln!(
-            "{:<6} {:<12} {:>7} {:<7} {:>12} {:>9} {:>9} {:>10} {:>9} {:>8} {:>8}",
-            "board",
-            "solver",
-            "threads",
-            "winner",
-            "nodes",
-            "median s",
-            "wall s",
-            "nodes/s",
-            "peak MiB",
-            time_label,
-            nodes_label
-        );
+        print_header(&labels);
     }
     let mut rows = Vec::new();
     for board in &args.boards {
-        let mut runs: Vec<Runs> = contestants
-            .iter()
-            .map(|_| Runs {
-                all_solved: true,
-                ..Runs::default()
-            })
-            .collect();
-        // Turns: every contestant once, then again, --repeat times.
-        for _ in 0..args.repeat {
-            for (contestant, runs) in contestants.iter().zip(&mut runs) {
-                let (report, wall) = solve_once(board, contestant, &args)?;
-                runs.all_solved &= report.status == Status::Solved;
-                runs.seconds.push(report.stats.seconds);
-                runs.walls.push(wall);
-                runs.nodes.push(report.stats.nodes as f64);
-                runs.last = Some(report);
-            }
-        }
-        // What the ratios compare with: the first contestant's, or in a baseline
-        // comparison the baseline's on the same thread count (the row before).
-        let mut reference = (f64::NAN, f64::NAN);
-        for (i, (contestant, runs)) in contestants.iter().zip(&runs).enumerate() {
-            let seconds = median(&mut runs.seconds.clone());
-            let wall = median(&mut runs.walls.clone());
-            // Parallel runs differ in nodes from run to run; one thread's never do.
-            let nodes = median(&mut runs.nodes.clone());
-            let (wall_if_solved, nodes_if_solved) = if runs.all_solved {
-                (wall, nodes)
-            } else {
-                (f64::NAN, f64::NAN)
-            };
-            let is_reference = match args.compare {
-                Compare::Baseline => contestant.name == "baseline",
-                _ => i == 0,
-            };
-            if is_reference {
-                reference = (wall_if_solved, nodes_if_solved);
-            }
-            let ratios = (!is_reference || args.compare == Compare::Threads).then(|| {
-                let time = if speed_up {
-                    // n copies did n times one solve's work.
-                    f64::from(contestant.copies) * reference.0 / wall_if_solved
-                } else {
-                    wall_if_solved / reference.0
-                };
-                (time, nodes_if_solved / reference.1)
-            });
-            let Some(last) = &runs.last else {
-                continue;
-            };
-            let peak = last.stats.peak_memory_mb;
-            let winner = last
-                .winner
-                .map_or("unknown", |side| side.name())
-                .to_string();
-            let show = |r: Option<f64>| match r {
-                Some(r) if r.is_finite() => format!("{r:.2}x"),
-                Some(_) => "?".to_string(),
-                None => String::new(),
-            };
-            if !args.json {
-                outln!(
-                    "{:<6} {:<12} {:>7} {:<7} {:>12.0} {:>9.2} {:>9.2} {:>9.0}k {:>9.0} {:>8} {:>8}",
-                    board,
-                    contestant.name,
-                    contestant.threads,
-                    winner,
-                    nodes,
-                    seconds,
-                    wall,
-                    nodes / seconds / 1e3,
-                    peak.unwrap_or(f64::NAN),
-                    show(ratios.map(|r| r.0)),
-                    show(ratios.map(|r| r.1)),
-                );
-            }
-            let finite = |r: f64| r.is_finite().then_some(r);
-            let ratios = BTreeMap::from([
-                (
-                    time_label.replace([' ', '-'], "_"),
-                    ratios.and_then(|r| finite(r.0)),
-                ),
-                (
-                    nodes_label.replace(' ', "_"),
-                    ratios.and_then(|r| finite(r.1)),
-                ),
-            ]);
-            let medians = Medians {
-                nodes,
-                seconds,
-                wall,
-            };
-            rows.push(bench_row(board, contestant, runs, last, medians, ratios));
+        let runs = take_turns(board, &contestants, &args)?;
+        rows.extend(board_rows(board, &contestants, &runs, &args, &labels));
+    }
+    write_report(&args, rows)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What the two ratios of a comparison are called, and whether the time ratio is a
+/// speed-up (the reference's time over the contestant's) or the other way round.
+struct Labels {
+    time: &'static str,
+    nodes: &'static str,
+    speed_up: bool,
+}
+
+impl Labels {
+    /// Ratios by wall time: how much slower and bigger the baselines are, or how much
+    /// faster (and bigger) the search on more threads, or this build, is.
+    fn of(compare: Compare) -> Labels {
+        let (time, nodes) = match compare {
+            Compare::Threads => ("speed-up", "overhead"),
+            Compare::Baseline => ("speed-up", "x nodes"),
+            _ => ("x time", "x nodes"),
+        };
+        Labels {
+            time,
+            nodes,
+            speed_up: matches!(compare, Compare::Threads | Compare::Baseline),
         }
     }
+
+    /// The ratios as the JSON names them; a ratio that is not a number is null.
+    fn ratios(&self, ratios: Option<(f64, f64)>) -> BTreeMap<String, Option<f64>> {
+        let finite = |r: f64| r.is_finite().then_some(r);
+        BTreeMap::from([
+            (
+                self.time.replace([' ', '-'], "_"),
+                ratios.and_then(|r| finite(r.0)),
+            ),
+            (
+                self.nodes.replace(' ', "_"),
+                ratios.and_then(|r| finite(r.1)),
+            ),
+        ])
+    }
+}
+
+fn print_header(labels: &Labels) {
+    outln!(
+        "{:<6} {:<12} {:>7} {:<7} {:>12} {:>9} {:>9} {:>10} {:>9} {:>8} {:>8}",
+        "board",
+        "solver",
+        "threads",
+        "winner",
+        "nodes",
+        "median s",
+        "wall s",
+        "nodes/s",
+        "peak MiB",
+        labels.time,
+        labels.nodes
+    );
+}
+
+/// Every contestant's runs on `board`, taking turns: every contestant once, then
+/// again, --repeat times.
+fn take_turns(
+    board: &str,
+    contestants: &[Contestant],
+    args: &SolveBenchArgs,
+) -> anyhow::Result<Vec<Runs>> {
+    let mut runs: Vec<Runs> = contestants
+        .iter()
+        .map(|_| Runs {
+            all_solved: true,
+            ..Runs::default()
+        })
+        .collect();
+    for _ in 0..args.repeat {
+        for (contestant, runs) in contestants.iter().zip(&mut runs) {
+            let (report, wall) = solve_once(board, contestant, args)?;
+            runs.all_solved &= report.status == Status::Solved;
+            runs.seconds.push(report.stats.seconds);
+            runs.walls.push(wall);
+            runs.nodes.push(report.stats.nodes as f64);
+            runs.last = Some(report);
+        }
+    }
+    Ok(runs)
+}
+
+/// The contestants' rows on `board` (printed too, without --json), with their
+/// ratios to the reference.
+fn board_rows(
+    board: &str,
+    contestants: &[Contestant],
+    runs: &[Runs],
+    args: &SolveBenchArgs,
+    labels: &Labels,
+) -> Vec<BenchRow> {
+    let mut rows = Vec::new();
+    // What the ratios compare with: the first contestant's, or in a baseline
+    // comparison the baseline's on the same thread count (the row before).
+    let mut reference = (f64::NAN, f64::NAN);
+    for (i, (contestant, runs)) in contestants.iter().zip(runs).enumerate() {
+        let medians = Medians::of(runs);
+        let (wall_if_solved, nodes_if_solved) = if runs.all_solved {
+            (medians.wall, medians.nodes)
+        } else {
+            (f64::NAN, f64::NAN)
+        };
+        let is_reference = match args.compare {
+            Compare::Baseline => contestant.name == "baseline",
+            _ => i == 0,
+        };
+        if is_reference {
+            reference = (wall_if_solved, nodes_if_solved);
+        }
+        let ratios = (!is_reference || args.compare == Compare::Threads).then(|| {
+            let time = if labels.speed_up {
+                // n copies did n times one solve's work.
+                f64::from(contestant.copies) * reference.0 / wall_if_solved
+            } else {
+                wall_if_solved / reference.0
+            };
+            (time, nodes_if_solved / reference.1)
+        });
+        let Some(last) = &runs.last else {
+            continue;
+        };
+        if !args.json {
+            print_row(board, contestant, last, &medians, ratios);
+        }
+        let ratios = labels.ratios(ratios);
+        rows.push(bench_row(board, contestant, runs, last, medians, ratios));
+    }
+    rows
+}
+
+/// One contestant's line of the table on one board.
+fn print_row(
+    board: &str,
+    contestant: &Contestant,
+    last: &SolveResult,
+    medians: &Medians,
+    ratios: Option<(f64, f64)>,
+) {
+    let peak = last.stats.peak_memory_mb;
+    let winner = last
+        .winner
+        .map_or("unknown", |side| side.name())
+        .to_string();
+    let show = |r: Option<f64>| match r {
+        Some(r) if r.is_finite() => format!("{r:.2}x"),
+        Some(_) => "?".to_string(),
+        None => String::new(),
+    };
+    outln!(
+        "{:<6} {:<12} {:>7} {:<7} {:>12.0} {:>9.2} {:>9.2} {:>9.0}k {:>9.0} {:>8} {:>8}",
+        board,
+        contestant.name,
+        contestant.threads,
+        winner,
+        medians.nodes,
+        medians.seconds,
+        medians.wall,
+        medians.nodes / medians.seconds / 1e3,
+        peak.unwrap_or(f64::NAN),
+        show(ratios.map(|r| r.0)),
+        show(ratios.map(|r| r.1)),
+    );
+}
+
+/// Prints the JSON with --json, and writes it to --out if given.
+fn write_report(args: &SolveBenchArgs, rows: Vec<BenchRow>) -> anyhow::Result<()> {
     let report = BenchFile {
         compare: args
             .compare
@@ -542,5 +613,5 @@ pub fn run(mut args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
         text.push('\n');
         std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }

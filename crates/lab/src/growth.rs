@@ -355,7 +355,6 @@ fn campaign_row(
 /// far as hollow marks with an arrow up (a lower bound).
 fn picture(costs: &Costs, open: &[Open]) -> anyhow::Result<String> {
     let (width, height) = (800.0, 420.0);
-    let (left, right, top, bottom) = (70.0, 660.0, 50.0, 370.0);
     let mut svg = svg_start(width, height)?;
     writeln!(
         svg,
@@ -375,34 +374,8 @@ fn picture(costs: &Costs, open: &[Open]) -> anyhow::Result<String> {
         .map(|c| c.nodes)
         .chain(open.iter().map(|o| o.projected.map_or(o.nodes, |p| p.1)))
         .fold(10.0f64, f64::max);
-    // At most 1e30: a runaway projection must not make the axis endless.
-    let decades = most.log10().ceil().clamp(1.0, 30.0);
-    let span = f64::from((max_h - min_h).max(1));
-    let x_of = |h: u32| left + (right - left) * f64::from(h - min_h) / span;
-    let y_of = |n: f64| bottom - (bottom - top) * n.max(1.0).log10() / decades;
-    writeln!(
-        svg,
-        r##"<rect x="{left}" y="{top}" width="{}" height="{}" fill="none" stroke="#999"/>"##,
-        right - left,
-        bottom - top
-    )?;
-    for d in 0..=decades as i32 {
-        let y = y_of(10f64.powi(d));
-        writeln!(
-            svg,
-            r##"<text x="{}" y="{}" text-anchor="end">1e{d}</text><line x1="{left}" x2="{right}" y1="{y}" y2="{y}" stroke="#eee"/>"##,
-            left - 4.0,
-            y + 3.0
-        )?;
-    }
-    for h in min_h..=max_h {
-        writeln!(
-            svg,
-            r#"<text x="{}" y="{}" text-anchor="middle">{h} rows</text>"#,
-            x_of(h),
-            bottom + 16.0
-        )?;
-    }
+    let axes = Axes::new(min_h, max_h, most);
+    axes.draw(&mut svg)?;
     let colours = [
         "#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d",
     ];
@@ -418,10 +391,100 @@ fn picture(costs: &Costs, open: &[Open]) -> anyhow::Result<String> {
     };
     for (i, &w) in widths.iter().enumerate() {
         let colour = colours[i % colours.len()];
+        axes.draw_solved(&mut svg, costs, w, colour)?;
+        for o in open.iter().filter(|o| o.board.0 == w && !o.solved) {
+            axes.draw_open(&mut svg, o, colour)?;
+        }
+        axes.draw_legend(&mut svg, i, w, colour)?;
+    }
+    writeln!(
+        svg,
+        r#"<text x="{}" y="{}">hollow: an open campaign's nodes so far; shaded bar: the projection of its whole cost</text>"#,
+        axes.left,
+        axes.bottom + 36.0
+    )?;
+    writeln!(svg, "</svg>")?;
+    Ok(svg)
+}
+
+/// The growth picture's plot: its edges, the rows it spans across, and the decades
+/// of nodes up (log scale).
+struct Axes {
+    left: f64,
+    right: f64,
+    top: f64,
+    bottom: f64,
+    min_h: u32,
+    max_h: u32,
+    decades: f64,
+}
+
+impl Axes {
+    /// The plot of `min_h` to `max_h` rows, up to `most` nodes.
+    fn new(min_h: u32, max_h: u32, most: f64) -> Axes {
+        let (left, right, top, bottom) = (70.0, 660.0, 50.0, 370.0);
+        Axes {
+            left,
+            right,
+            top,
+            bottom,
+            min_h,
+            max_h,
+            // At most 1e30: a runaway projection must not make the axis endless.
+            decades: most.log10().ceil().clamp(1.0, 30.0),
+        }
+    }
+
+    fn x(&self, h: u32) -> f64 {
+        let span = f64::from((self.max_h - self.min_h).max(1));
+        self.left + (self.right - self.left) * f64::from(h - self.min_h) / span
+    }
+
+    fn y(&self, n: f64) -> f64 {
+        self.bottom - (self.bottom - self.top) * n.max(1.0).log10() / self.decades
+    }
+
+    /// The frame, a line and label per decade of nodes, a label per row count.
+    fn draw(&self, svg: &mut String) -> anyhow::Result<()> {
+        let (left, right, top, bottom) = (self.left, self.right, self.top, self.bottom);
+        writeln!(
+            svg,
+            r##"<rect x="{left}" y="{top}" width="{}" height="{}" fill="none" stroke="#999"/>"##,
+            right - left,
+            bottom - top
+        )?;
+        for d in 0..=self.decades as i32 {
+            let y = self.y(10f64.powi(d));
+            writeln!(
+                svg,
+                r##"<text x="{}" y="{}" text-anchor="end">1e{d}</text><line x1="{left}" x2="{right}" y1="{y}" y2="{y}" stroke="#eee"/>"##,
+                left - 4.0,
+                y + 3.0
+            )?;
+        }
+        for h in self.min_h..=self.max_h {
+            writeln!(
+                svg,
+                r#"<text x="{}" y="{}" text-anchor="middle">{h} rows</text>"#,
+                self.x(h),
+                bottom + 16.0
+            )?;
+        }
+        Ok(())
+    }
+
+    /// The line and points of the solved boards `w` columns wide.
+    fn draw_solved(
+        &self,
+        svg: &mut String,
+        costs: &Costs,
+        w: u32,
+        colour: &str,
+    ) -> anyhow::Result<()> {
         let points: Vec<(f64, f64)> = costs
             .iter()
             .filter(|(k, _)| k.0 == w)
-            .map(|(k, c)| (x_of(k.1), y_of(c.nodes)))
+            .map(|(k, c)| (self.x(k.1), self.y(c.nodes)))
             .collect();
         let line: Vec<String> = points
             .iter()
@@ -438,28 +501,38 @@ fn picture(costs: &Costs, open: &[Open]) -> anyhow::Result<String> {
                 r#"<circle cx="{x:.1}" cy="{y:.1}" r="3" fill="{colour}"/>"#
             )?;
         }
-        for o in open.iter().filter(|o| o.board.0 == w && !o.solved) {
-            let (x, y) = (x_of(o.board.1), y_of(o.nodes));
-            if let Some((least, most)) = o.projected {
-                writeln!(
-                    svg,
-                    r#"<rect x="{:.1}" y="{:.1}" width="6" height="{:.1}" fill="{colour}" fill-opacity="0.25" stroke="{colour}" stroke-dasharray="3,2"/>"#,
-                    x - 3.0,
-                    y_of(most),
-                    (y_of(least) - y_of(most)).max(1.0)
-                )?;
-            }
+        Ok(())
+    }
+
+    /// An open campaign: its nodes so far, hollow and labelled, over the shaded
+    /// bar of its projected whole cost.
+    fn draw_open(&self, svg: &mut String, o: &Open, colour: &str) -> anyhow::Result<()> {
+        let (x, y) = (self.x(o.board.1), self.y(o.nodes));
+        if let Some((least, most)) = o.projected {
             writeln!(
                 svg,
-                r#"<circle cx="{x:.1}" cy="{y:.1}" r="4" fill="white" stroke="{colour}" stroke-width="1.5"/><line x1="{x:.1}" x2="{x:.1}" y1="{y:.1}" y2="{:.1}" stroke="{colour}"/><text x="{:.1}" y="{:.1}">{} so far ({:.1} h)</text>"#,
-                y - 18.0,
-                x + 6.0,
-                y - 8.0,
-                board_name(o.board),
-                o.seconds / 3600.0
+                r#"<rect x="{:.1}" y="{:.1}" width="6" height="{:.1}" fill="{colour}" fill-opacity="0.25" stroke="{colour}" stroke-dasharray="3,2"/>"#,
+                x - 3.0,
+                self.y(most),
+                (self.y(least) - self.y(most)).max(1.0)
             )?;
         }
-        let legend_y = top + 14.0 * i as f64;
+        writeln!(
+            svg,
+            r#"<circle cx="{x:.1}" cy="{y:.1}" r="4" fill="white" stroke="{colour}" stroke-width="1.5"/><line x1="{x:.1}" x2="{x:.1}" y1="{y:.1}" y2="{:.1}" stroke="{colour}"/><text x="{:.1}" y="{:.1}">{} so far ({:.1} h)</text>"#,
+            y - 18.0,
+            x + 6.0,
+            y - 8.0,
+            board_name(o.board),
+            o.seconds / 3600.0
+        )?;
+        Ok(())
+    }
+
+    /// The legend's line for the boards `w` columns wide, the `i`th width.
+    fn draw_legend(&self, svg: &mut String, i: usize, w: u32, colour: &str) -> anyhow::Result<()> {
+        let right = self.right;
+        let legend_y = self.top + 14.0 * i as f64;
         writeln!(
             svg,
             r#"<line x1="{}" x2="{}" y1="{legend_y}" y2="{legend_y}" stroke="{colour}" stroke-width="2"/><text x="{}" y="{}">{w} columns</text>"#,
@@ -468,15 +541,8 @@ fn picture(costs: &Costs, open: &[Open]) -> anyhow::Result<String> {
             right + 40.0,
             legend_y + 3.0
         )?;
+        Ok(())
     }
-    writeln!(
-        svg,
-        r#"<text x="{}" y="{}">hollow: an open campaign's nodes so far; shaded bar: the projection of its whole cost</text>"#,
-        left,
-        bottom + 36.0
-    )?;
-    writeln!(svg, "</svg>")?;
-    Ok(svg)
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! `breakthrough campaign`: long solves that survive interruption (run, status).
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -243,26 +243,64 @@ pub(super) fn drive(
     let result_path = args.dir.join("result.json");
     if campaign.checkpoint().dag.root().is_solved() && result_path.exists() {
         // Nothing left to do: the result stands as its runs left it.
-        let text = std::fs::read_to_string(&result_path)
-            .with_context(|| format!("cannot read {}", result_path.display()))?;
-        if args.json {
-            outln!("{}", text.trim_end());
-        } else {
-            let result: SolveResult = serde_json::from_str(&text)
-                .with_context(|| format!("{} is damaged", result_path.display()))?;
-            outln!(
-                "result     {} (solved already; see {})",
-                result.verdict,
-                result_path.display()
-            );
-            print_totals(campaign.checkpoint());
-        }
+        print_solved_already(args, &campaign, &result_path)?;
         return Ok(ExitCode::SUCCESS);
     }
+    stop_on_ctrl_c(&options)?;
+    let bar = progress::spinner(args.quiet);
+    let mut last = None;
+    let outcome = runner(&mut campaign, &options, &mut |f: &Figures| {
+        last = Some(f.clone());
+        bar.set_message(progress_message(f));
+    })
+    .map_err(reported)?;
+    bar.finish_and_clear();
+    if let Some(f) = &last {
+        print_run_figures(f, &campaign);
+    }
+    if let Some(err) = &campaign.warm_error {
+        eprintln!("warning: the table was not kept for the next run: {err}");
+    }
+    match outcome {
+        RunOutcome::Solved(settled) => {
+            report_solved(args, &campaign, &position, &settled, &options)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        RunOutcome::Stopped(_) | RunOutcome::Crashed => {
+            report_stopped(args, &campaign)?;
+            Ok(ExitCode::from(3))
+        }
+    }
+}
+
+/// Prints the result a solved campaign's runs left at `result_path`.
+fn print_solved_already(
+    args: &RunArgs,
+    campaign: &Campaign,
+    result_path: &Path,
+) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(result_path)
+        .with_context(|| format!("cannot read {}", result_path.display()))?;
+    if args.json {
+        outln!("{}", text.trim_end());
+    } else {
+        let result: SolveResult = serde_json::from_str(&text)
+            .with_context(|| format!("{} is damaged", result_path.display()))?;
+        outln!(
+            "result     {} (solved already; see {})",
+            result.verdict,
+            result_path.display()
+        );
+        print_totals(campaign.checkpoint());
+    }
+    Ok(())
+}
+
+/// Makes Ctrl-C and SIGTERM end the run cleanly: searches stopped, parts being
+/// written finished (within PROOF_GRACE), checkpoint written. A second one gives up
+/// the parts being written.
+fn stop_on_ctrl_c(options: &RunOptions) -> anyhow::Result<()> {
     let (stop, hurry) = (Arc::clone(&options.stop), Arc::clone(&options.hurry));
-    // Ctrl-C and SIGTERM end the run cleanly: searches stopped, parts being written
-    // finished (within PROOF_GRACE), checkpoint written. A second one gives up the
-    // parts being written.
     ctrlc::set_handler(move || {
         if stop.swap(true, Ordering::Relaxed) {
             hurry.store(true, Ordering::Relaxed);
@@ -271,69 +309,74 @@ pub(super) fn drive(
             eprintln!("stopping: jobs that settled their position write its part (up to {} s; Ctrl-C again to give them up)", breakthrough_campaign::PROOF_GRACE.as_secs());
         }
     })
-    .context("cannot install the Ctrl-C handler")?;
-    let bar = progress::spinner(args.quiet);
-    let mut last = None;
-    let outcome = runner(&mut campaign, &options, &mut |f: &Figures| {
-        last = Some(f.clone());
-        bar.set_message(format!(
-            "{} nodes, {} jobs ({} in flight), {} stored, DAG {} nodes, root pn {} dn {}",
-            human(f.nodes as f64),
-            f.jobs,
-            f.in_flight,
-            f.stored,
-            f.dag_nodes,
-            f.root.0,
-            f.root.1
-        ));
-    })
-    .map_err(reported)?;
-    bar.finish_and_clear();
-    if let Some(f) = &last {
-        eprintln!(
-            "this run: {:.1} s, {} nodes ({} writing proofs), {} jobs, {} positions from the store, {} stored positions met by jobs and {} referred to by their proofs, {} positions proven inside parts stored ({} DAG leaves settled so), {} table entries from the last stop",
-            f.run_seconds, f.run_nodes, f.run_proof_nodes, f.run_jobs, f.store_hits, f.run_proven_hits, f.run_given, f.run_exported, f.run_exported_leaves, campaign.warm_entries
+    .context("cannot install the Ctrl-C handler")
+}
+
+/// The progress bar's line: the campaign's nodes, jobs, store, DAG and root.
+fn progress_message(f: &Figures) -> String {
+    format!(
+        "{} nodes, {} jobs ({} in flight), {} stored, DAG {} nodes, root pn {} dn {}",
+        human(f.nodes as f64),
+        f.jobs,
+        f.in_flight,
+        f.stored,
+        f.dag_nodes,
+        f.root.0,
+        f.root.1
+    )
+}
+
+/// The figures of the run that ended, on stderr.
+fn print_run_figures(f: &Figures, campaign: &Campaign) {
+    eprintln!(
+        "this run: {:.1} s, {} nodes ({} writing proofs), {} jobs, {} positions from the store, {} stored positions met by jobs and {} referred to by their proofs, {} positions proven inside parts stored ({} DAG leaves settled so), {} table entries from the last stop",
+        f.run_seconds, f.run_nodes, f.run_proof_nodes, f.run_jobs, f.store_hits, f.run_proven_hits, f.run_given, f.run_exported, f.run_exported_leaves, campaign.warm_entries
+    );
+}
+
+/// Writes the solved campaign's result.json, and prints it or a summary.
+fn report_solved(
+    args: &RunArgs,
+    campaign: &Campaign,
+    position: &Position,
+    settled: &Settled,
+    options: &RunOptions,
+) -> anyhow::Result<()> {
+    let result = result_json(campaign, position, settled, options);
+    let text = serde_json::to_string_pretty(&result)?;
+    breakthrough_cli::write_atomically(&args.dir.join("result.json"), text.as_bytes())?;
+    if args.json {
+        outln!("{text}");
+    } else {
+        outln!("result     {}", verdict_text(position, settled.winner));
+        print_totals(campaign.checkpoint());
+        outln!(
+            "certificate {}: top of {} positions and {} parts, {} bytes (breakthrough verify {})",
+            args.dir.join("certificate.json").display(),
+            settled.top_positions,
+            settled.parts,
+            settled.certificate_bytes,
+            args.dir.display()
         );
     }
-    if let Some(err) = &campaign.warm_error {
-        eprintln!("warning: the table was not kept for the next run: {err}");
-    }
+    Ok(())
+}
+
+/// Says the run stopped with its checkpoint written, and prints the status or the
+/// totals.
+fn report_stopped(args: &RunArgs, campaign: &Campaign) -> anyhow::Result<()> {
     let checkpoint = campaign.checkpoint();
-    match outcome {
-        RunOutcome::Solved(settled) => {
-            let result = result_json(&campaign, &position, &settled, &options);
-            let text = serde_json::to_string_pretty(&result)?;
-            breakthrough_cli::write_atomically(&args.dir.join("result.json"), text.as_bytes())?;
-            if args.json {
-                outln!("{text}");
-            } else {
-                outln!("result     {}", verdict_text(&position, settled.winner));
-                print_totals(checkpoint);
-                outln!(
-                    "certificate {}: top of {} positions and {} parts, {} bytes (breakthrough verify {})",
-                    args.dir.join("certificate.json").display(),
-                    settled.top_positions,
-                    settled.parts,
-                    settled.certificate_bytes,
-                    args.dir.display()
-                );
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        RunOutcome::Stopped(_) | RunOutcome::Crashed => {
-            eprintln!(
-                "stopped ({}); the checkpoint is written: run the same command to continue",
-                checkpoint.runs.last().map_or("stopped", |r| r.end.name())
-            );
-            if args.json {
-                let status = status_json(campaign.spec(), checkpoint);
-                outln!("{}", serde_json::to_string_pretty(&status)?);
-            } else {
-                print_totals(checkpoint);
-            }
-            Ok(ExitCode::from(3))
-        }
+    eprintln!(
+        "stopped ({}); the checkpoint is written: run the same command to continue",
+        checkpoint.runs.last().map_or("stopped", |r| r.end.name())
+    );
+    if args.json {
+        let status = status_json(campaign.spec(), checkpoint);
+        outln!("{}", serde_json::to_string_pretty(&status)?);
+    } else {
+        print_totals(checkpoint);
     }
+    Ok(())
 }
 
 fn print_totals(checkpoint: &Checkpoint) {

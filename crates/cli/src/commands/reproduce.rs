@@ -1,11 +1,11 @@
 //! `breakthrough reproduce`: solve every published board again, verify each proof,
 //! and set our results beside the published ones.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 use anyhow::{bail, Context};
-use breakthrough_cli::results::{read_campaign, read_published, read_results};
+use breakthrough_cli::results::{read_campaign, read_published, read_results, Published, Solved};
 use breakthrough_result::{Side, SolveResult, Status};
 use clap::Args;
 use serde_json::Value;
@@ -51,131 +51,24 @@ pub fn run(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
         std::env::temp_dir().join(format!("breakthrough-reproduce-{}", std::process::id()));
     std::fs::create_dir_all(&scratch)
         .with_context(|| format!("cannot create {}", scratch.display()))?;
-    outln!(
-        "{:<6} {:<10} {:<10} {:<11} {:<9} {:>10} {:>8} {:>13} {:>12} {:>6}",
-        "board",
-        "published",
-        "ours",
-        "plies",
-        "proof",
-        "seconds",
-        "threads",
-        "nodes",
-        "published s",
-        "cores"
-    );
-    let mut failures = 0;
+    print_header();
+    let mut failures = 0u32;
     let mut openings = Vec::new();
     for entry in &published {
-        let board = entry.board.as_str();
-        let expected = entry.winner.as_str();
-        let before = ours_before
-            .iter()
-            .find(|r| r.board == board)
-            .map(|r| r.result.stats.seconds);
-        let published_seconds = entry.seconds.map_or("-".to_string(), |s| format!("{s:.0}"));
-        let cores = entry.cores.map_or("-".to_string(), |c| c.to_string());
-        // A board with a campaign (5x6) is beyond one solve: say where it stands.
-        let campaign = args.results.join(format!("{board}-campaign.json"));
-        let skip = if campaign.exists() {
-            let status = read_campaign(&campaign).ok();
-            Some(match status {
-                Some(status) if status.status == Status::Solved => {
-                    // Its result.json, copied here by scripts/campaign.sh.
-                    let winner = ours_before
-                        .iter()
-                        .find(|r| r.board == board)
-                        .map_or("unknown", |r| order(&r.result));
-                    if winner != expected {
-                        failures += 1;
-                    }
-                    format!(
-                        "{}{} by a campaign ({}; too big for one solve)",
-                        winner,
-                        if winner == expected { "" } else { " (!)" },
-                        campaign.display()
-                    )
-                }
-                Some(_) => format!("not solved here yet: a campaign, {}", campaign.display()),
-                None => {
-                    failures += 1;
-                    format!("{} is not a campaign's status", campaign.display())
-                }
-            })
-        } else if args.quick && !matches!(before, Some(s) if s <= 60.0) {
-            Some(format!(
-                "{:<10} {:<11} {:<9} {:>10} {:>8} {:>13} {published_seconds:>12} {cores:>6}",
-                "skipped", "", "", "", "", ""
-            ))
-        } else {
-            None
-        };
-        if let Some(why) = skip {
+        let (board, expected) = (entry.board.as_str(), entry.winner.as_str());
+        if let Some(why) = not_solved_here(entry, &ours_before, &args, &mut failures) {
             outln!("{board:<6} {expected:<10} {why}");
             continue;
         }
-        let proof = scratch.join(format!("{board}.cert"));
-        let proof_path = proof.to_str().context("temporary path is not UTF-8")?;
-        let plies = entry.plies;
-        let mut solve_args = vec!["solve", board, "--quiet", "--json", "--proof", proof_path];
-        if plies.is_some() {
-            solve_args.push("--length");
-        }
-        let (code, stdout) = child(&solve_args)?;
-        if code != Some(0) {
-            bail!("solve {board} failed (exit {code:?})");
-        }
-        let ours: SolveResult = serde_json::from_slice(&stdout)
-            .with_context(|| format!("solve {board} printed no result"))?;
-        let (code, stdout) = child(&["verify", proof_path, "--json"])?;
-        let verified: Value = serde_json::from_slice(&stdout).unwrap_or(Value::Null);
-        let holds = code == Some(0) && verified["valid"] == true;
-        let winner = order(&ours);
-        let length_agrees = match plies {
-            Some(plies) => {
-                ours.length == Some(plies) && verified["length"].as_u64() == Some(plies.into())
-            }
-            None => true,
-        };
-        let agrees = winner == expected
-            && holds
-            && length_agrees
-            && verified["parts"][0]["winner"].as_str() == ours.winner.map(Side::name);
-        if !agrees {
+        let reproduced = reproduce(entry, &scratch)?;
+        if !reproduced.agrees(expected) {
             failures += 1;
         }
         if let Some(theirs) = entry.opening.as_deref() {
-            // Moves only, not the alternatives in brackets: "a2-a3 (or e2-e3) b4xa3".
-            let moves = theirs
-                .split_whitespace()
-                .filter(|w| w.contains(['-', 'x']) && !w.ends_with(')'))
-                .count();
-            let line: Vec<&str> = ours
-                .principal_variation
-                .iter()
-                .flatten()
-                .map(String::as_str)
-                .take(moves)
-                .collect();
-            openings.push((board.to_string(), theirs.to_string(), line.join(" ")));
+            let ours = reproduced.opening(theirs);
+            openings.push((board.to_string(), theirs.to_string(), ours));
         }
-        let stats = &ours.stats;
-        let plies_text = match plies {
-            Some(plies) => format!(
-                "{plies}/{}{}",
-                ours.length.map_or("null".to_string(), |l| l.to_string()),
-                if length_agrees { "" } else { " (!)" }
-            ),
-            None => "-".to_string(),
-        };
-        outln!(
-            "{board:<6} {expected:<10} {:<10} {plies_text:<11} {:<9} {:>10.2} {:>8} {:>13} {published_seconds:>12} {cores:>6}",
-            if winner == expected { winner.to_string() } else { format!("{winner} (!)") },
-            if holds { "verified" } else { "FAILED" },
-            stats.seconds,
-            stats.threads,
-            stats.nodes,
-        );
+        print_row(entry, &reproduced);
     }
     std::fs::remove_dir_all(&scratch).ok();
     for (board, theirs, ours) in &openings {
@@ -189,4 +82,187 @@ pub fn run(args: ReproduceArgs) -> anyhow::Result<ExitCode> {
     }
     outln!("all published results reproduced, every proof verified");
     Ok(ExitCode::SUCCESS)
+}
+
+fn print_header() {
+    outln!(
+        "{:<6} {:<10} {:<10} {:<11} {:<9} {:>10} {:>8} {:>13} {:>12} {:>6}",
+        "board",
+        "published",
+        "ours",
+        "plies",
+        "proof",
+        "seconds",
+        "threads",
+        "nodes",
+        "published s",
+        "cores"
+    );
+}
+
+/// The published solve's seconds and cores, as the table prints them.
+fn published_cost(entry: &Published) -> (String, String) {
+    let seconds = entry.seconds.map_or("-".to_string(), |s| format!("{s:.0}"));
+    let cores = entry.cores.map_or("-".to_string(), |c| c.to_string());
+    (seconds, cores)
+}
+
+/// The rest of the table's line for a board not solved here, or `None` to solve
+/// it: one with a campaign, or with --quick one whose earlier solve took over a
+/// minute. A campaign's failure is counted in `failures`.
+fn not_solved_here(
+    entry: &Published,
+    ours_before: &[Solved],
+    args: &ReproduceArgs,
+    failures: &mut u32,
+) -> Option<String> {
+    let board = entry.board.as_str();
+    let before = ours_before
+        .iter()
+        .find(|r| r.board == board)
+        .map(|r| r.result.stats.seconds);
+    let (published_seconds, cores) = published_cost(entry);
+    // A board with a campaign (5x6) is beyond one solve: say where it stands.
+    let campaign = args.results.join(format!("{board}-campaign.json"));
+    if campaign.exists() {
+        Some(campaign_line(entry, &campaign, ours_before, failures))
+    } else if args.quick && !matches!(before, Some(s) if s <= 60.0) {
+        Some(format!(
+            "{:<10} {:<11} {:<9} {:>10} {:>8} {:>13} {published_seconds:>12} {cores:>6}",
+            "skipped", "", "", "", "", ""
+        ))
+    } else {
+        None
+    }
+}
+
+/// Where the campaign of a board stands, as the table says it; a solved campaign
+/// whose winner is not the published one, or a damaged status, counts as a failure.
+fn campaign_line(
+    entry: &Published,
+    campaign: &Path,
+    ours_before: &[Solved],
+    failures: &mut u32,
+) -> String {
+    let (board, expected) = (entry.board.as_str(), entry.winner.as_str());
+    match read_campaign(campaign).ok() {
+        Some(status) if status.status == Status::Solved => {
+            // Its result.json, copied here by scripts/campaign.sh.
+            let winner = ours_before
+                .iter()
+                .find(|r| r.board == board)
+                .map_or("unknown", |r| order(&r.result));
+            if winner != expected {
+                *failures += 1;
+            }
+            format!(
+                "{}{} by a campaign ({}; too big for one solve)",
+                winner,
+                if winner == expected { "" } else { " (!)" },
+                campaign.display()
+            )
+        }
+        Some(_) => format!("not solved here yet: a campaign, {}", campaign.display()),
+        None => {
+            *failures += 1;
+            format!("{} is not a campaign's status", campaign.display())
+        }
+    }
+}
+
+/// A board solved again here and its certificate verified.
+struct Reproduced {
+    ours: SolveResult,
+    /// Whether the certificate verified.
+    holds: bool,
+    /// Whether the length, where one is published, is ours and the certificate's.
+    length_agrees: bool,
+    /// Whether the certificate's winner is ours.
+    same_winner: bool,
+}
+
+impl Reproduced {
+    /// Whether it agrees with the published winner `expected` and its proof holds.
+    fn agrees(&self, expected: &str) -> bool {
+        order(&self.ours) == expected && self.holds && self.length_agrees && self.same_winner
+    }
+
+    /// Our main line, as many moves as the published opening `theirs` has.
+    fn opening(&self, theirs: &str) -> String {
+        // Moves only, not the alternatives in brackets: "a2-a3 (or e2-e3) b4xa3".
+        let moves = theirs
+            .split_whitespace()
+            .filter(|w| w.contains(['-', 'x']) && !w.ends_with(')'))
+            .count();
+        let line: Vec<&str> = self
+            .ours
+            .principal_variation
+            .iter()
+            .flatten()
+            .map(String::as_str)
+            .take(moves)
+            .collect();
+        line.join(" ")
+    }
+}
+
+/// Solves the board of `entry` in a child process (with --length where a length is
+/// published), its certificate written in `scratch`, and verifies the certificate in
+/// another.
+fn reproduce(entry: &Published, scratch: &Path) -> anyhow::Result<Reproduced> {
+    let board = entry.board.as_str();
+    let proof = scratch.join(format!("{board}.cert"));
+    let proof_path = proof.to_str().context("temporary path is not UTF-8")?;
+    let plies = entry.plies;
+    let mut solve_args = vec!["solve", board, "--quiet", "--json", "--proof", proof_path];
+    if plies.is_some() {
+        solve_args.push("--length");
+    }
+    let (code, stdout) = child(&solve_args)?;
+    if code != Some(0) {
+        bail!("solve {board} failed (exit {code:?})");
+    }
+    let ours: SolveResult = serde_json::from_slice(&stdout)
+        .with_context(|| format!("solve {board} printed no result"))?;
+    let (code, stdout) = child(&["verify", proof_path, "--json"])?;
+    let verified: Value = serde_json::from_slice(&stdout).unwrap_or(Value::Null);
+    let holds = code == Some(0) && verified["valid"] == true;
+    let length_agrees = match plies {
+        Some(plies) => {
+            ours.length == Some(plies) && verified["length"].as_u64() == Some(plies.into())
+        }
+        None => true,
+    };
+    let same_winner = verified["parts"][0]["winner"].as_str() == ours.winner.map(Side::name);
+    Ok(Reproduced {
+        ours,
+        holds,
+        length_agrees,
+        same_winner,
+    })
+}
+
+/// The table's line of a board solved again here.
+fn print_row(entry: &Published, reproduced: &Reproduced) {
+    let (board, expected) = (entry.board.as_str(), entry.winner.as_str());
+    let (published_seconds, cores) = published_cost(entry);
+    let ours = &reproduced.ours;
+    let winner = order(ours);
+    let stats = &ours.stats;
+    let plies_text = match entry.plies {
+        Some(plies) => format!(
+            "{plies}/{}{}",
+            ours.length.map_or("null".to_string(), |l| l.to_string()),
+            if reproduced.length_agrees { "" } else { " (!)" }
+        ),
+        None => "-".to_string(),
+    };
+    outln!(
+        "{board:<6} {expected:<10} {:<10} {plies_text:<11} {:<9} {:>10.2} {:>8} {:>13} {published_seconds:>12} {cores:>6}",
+        if winner == expected { winner.to_string() } else { format!("{winner} (!)") },
+        if reproduced.holds { "verified" } else { "FAILED" },
+        stats.seconds,
+        stats.threads,
+        stats.nodes,
+    );
 }

@@ -18,8 +18,8 @@ use breakthrough_result::{
 };
 use breakthrough_solver::race_rules::DEFAULT_RACE_MOVES;
 use breakthrough_solver::{
-    check_earlier, solve, Algorithm, GameLength, Limits, PartialLength, Phase, Pn, Probe, Proof,
-    RaceRuleStats, RaceRules, Solution, SolveOptions,
+    check_earlier, solve, Algorithm, GameLength, Limits, PartialLength, Phase, Pn, Probe, Progress,
+    Proof, RaceRuleStats, RaceRules, Solution, SolveOptions,
 };
 use clap::{Args, ValueEnum};
 
@@ -151,66 +151,36 @@ impl From<AlgoArg> for Algorithm {
 
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let (_, position) = args.target.resolve()?;
-    let time_limit = match args.time_limit {
-        Some(secs) if !(secs.is_finite() && secs > 0.0) => {
-            return Err(InputError(anyhow::anyhow!(
-                "--time-limit must be a positive number of seconds, not {secs}"
-            ))
-            .into())
-        }
-        Some(secs) => Some(
-            Duration::try_from_secs_f64(secs)
-                .map_err(|_| InputError(anyhow::anyhow!("--time-limit {secs} is too large")))?,
-        ),
-        None => None,
-    };
-    if let (Some(mb), Some(available)) = (args.tt_mb, system::available_memory_mb()) {
-        if mb > available {
-            return Err(InputError(anyhow::anyhow!(
-                "--tt-mb {mb} is more than the memory available now ({available} MiB)"
-            ))
-            .into());
-        }
+    let options = solve_options(&args, &position)?;
+    let (solution, course) = search_with_progress(&position, &options, args.quiet);
+    warn_if_earlier_disagrees(&options, &solution);
+    show_and_save(&args, &solution, &options, &course)?;
+    if let Some(Err(err)) = &solution.proof {
+        return Err(anyhow::anyhow!("no certificate written: {err}"));
     }
+    Ok(if solution.stopped.is_none() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(3)
+    })
+}
+
+/// The search's options from the arguments, every one checked before the search
+/// starts; Ctrl-C is then set to stop the search.
+fn solve_options(args: &SolveArgs, position: &Position) -> anyhow::Result<SolveOptions> {
+    let time_limit = time_limit(args.time_limit)?;
+    check_table_fits(args.tt_mb)?;
     // A result can take hours: find out now, not after, that it cannot be saved.
     for (flag, path) in [("--out", &args.out), ("--proof", &args.proof)] {
         if let Some(path) = path {
             check_directory(flag, path)?;
         }
     }
-    let length_earlier = match (&args.length_resume, args.length) {
-        (Some(_), false) => {
-            return Err(InputError(anyhow::anyhow!(
-                "--length-resume goes on with the length's questions: add --length"
-            ))
-            .into())
-        }
-        (Some(path), true) => Some(earlier_answers(path, &position)?),
-        (None, _) => None,
-    };
-    if let (AlgoArg::Reference, true) = (args.algo, args.length || args.all_moves) {
-        return Err(InputError(anyhow::anyhow!(
-            "--length and --all-moves use df-pn; leave out --algo reference"
-        ))
-        .into());
-    }
-    let threads = match (args.algo, args.threads) {
-        (AlgoArg::Reference, Some(n)) if n > 1 => {
-            return Err(InputError(anyhow::anyhow!(
-                "--threads {n}: the reference search runs on one thread"
-            ))
-            .into())
-        }
-        (AlgoArg::Reference, _) => 1,
-        (AlgoArg::Dfpn, Some(n)) => n as usize,
-        (AlgoArg::Dfpn, None) => system::cores(),
-    };
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&stop);
-    // Ctrl-C asks the search to stop; it then reports what it has, as for any limit.
-    ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed))
-        .context("cannot install the Ctrl-C handler")?;
-    let options = SolveOptions {
+    let length_earlier = length_earlier(args, position)?;
+    check_needs_dfpn(args)?;
+    let threads = threads(args)?;
+    let stop = stop_on_ctrl_c()?;
+    Ok(SolveOptions {
         algorithm: args.algo.into(),
         table_mb: args.tt_mb.map_or_else(
             || system::default_table_mb(position.board(), args.length),
@@ -237,32 +207,130 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         all_moves: args.all_moves,
         depth_bias: args.depth_bias,
         ..SolveOptions::default()
-    };
+    })
+}
 
-    let bar = progress::spinner(args.quiet);
-    // The search's course, for plots: root numbers against time.
+/// `--time-limit` as a duration; bad input unless a positive number of seconds.
+fn time_limit(secs: Option<f64>) -> Result<Option<Duration>, InputError> {
+    match secs {
+        Some(secs) if !(secs.is_finite() && secs > 0.0) => Err(InputError(anyhow::anyhow!(
+            "--time-limit must be a positive number of seconds, not {secs}"
+        ))),
+        Some(secs) => Duration::try_from_secs_f64(secs)
+            .map(Some)
+            .map_err(|_| InputError(anyhow::anyhow!("--time-limit {secs} is too large"))),
+        None => Ok(None),
+    }
+}
+
+/// Refuses a `--tt-mb` above the memory available now.
+fn check_table_fits(tt_mb: Option<u64>) -> Result<(), InputError> {
+    if let (Some(mb), Some(available)) = (tt_mb, system::available_memory_mb()) {
+        if mb > available {
+            return Err(InputError(anyhow::anyhow!(
+                "--tt-mb {mb} is more than the memory available now ({available} MiB)"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The earlier run's answers that `--length-resume` names, if it does.
+fn length_earlier(
+    args: &SolveArgs,
+    position: &Position,
+) -> Result<Option<(Color, Vec<Probe>)>, InputError> {
+    let length_earlier = match (&args.length_resume, args.length) {
+        (Some(_), false) => {
+            return Err(InputError(anyhow::anyhow!(
+                "--length-resume goes on with the length's questions: add --length"
+            )))
+        }
+        (Some(path), true) => Some(earlier_answers(path, position)?),
+        (None, _) => None,
+    };
+    Ok(length_earlier)
+}
+
+/// Refuses --length and --all-moves with the reference search: they use df-pn.
+fn check_needs_dfpn(args: &SolveArgs) -> Result<(), InputError> {
+    if let (AlgoArg::Reference, true) = (args.algo, args.length || args.all_moves) {
+        return Err(InputError(anyhow::anyhow!(
+            "--length and --all-moves use df-pn; leave out --algo reference"
+        )));
+    }
+    Ok(())
+}
+
+/// The search's threads: `--threads`, all cores by default, one for the reference.
+fn threads(args: &SolveArgs) -> Result<usize, InputError> {
+    match (args.algo, args.threads) {
+        (AlgoArg::Reference, Some(n)) if n > 1 => Err(InputError(anyhow::anyhow!(
+            "--threads {n}: the reference search runs on one thread"
+        ))),
+        (AlgoArg::Reference, _) => Ok(1),
+        (AlgoArg::Dfpn, Some(n)) => Ok(n as usize),
+        (AlgoArg::Dfpn, None) => Ok(system::cores()),
+    }
+}
+
+/// The flag that Ctrl-C sets: the search then stops and reports what it has, as
+/// for any limit.
+fn stop_on_ctrl_c() -> anyhow::Result<Arc<AtomicBool>> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed))
+        .context("cannot install the Ctrl-C handler")?;
+    Ok(stop)
+}
+
+/// Solves `position` with a progress bar; the solution, and the search's course
+/// (root numbers against time, for plots) ending with the final figures.
+fn search_with_progress(
+    position: &Position,
+    options: &SolveOptions,
+    quiet: bool,
+) -> (Solution, Vec<Sample>) {
+    let bar = progress::spinner(quiet);
     let mut course = Vec::new();
-    let solution = solve(&position, &options, &mut |p| {
+    let solution = solve(position, options, &mut |p| {
         if p.phase == Phase::Search {
             course.push((p.seconds, p.nodes, p.root_proof, p.root_disproof));
         }
-        let phase = match p.phase {
-            Phase::Search => String::new(),
-            Phase::Proof => "writing the proof: ".to_string(),
-            Phase::Length(plies) => format!("length: a win within {plies} plies? "),
-            Phase::RootMoves => "root moves: ".to_string(),
-        };
-        bar.set_message(format!(
-            "{phase}{} nodes ({}/s), root proof/disproof {}/{}, table {:.0}% full",
-            human(p.nodes as f64),
-            human(p.nodes as f64 / p.seconds.max(1e-9)),
-            p.root_proof,
-            p.root_disproof,
-            100.0 * p.table.used as f64 / p.table.capacity.max(1) as f64
-        ));
+        bar.set_message(progress_message(p));
         bar.tick();
     });
     bar.finish_and_clear();
+    let stats = &solution.stats;
+    course.push((
+        stats.seconds,
+        stats.nodes,
+        stats.root_proof,
+        stats.root_disproof,
+    ));
+    (solution, course)
+}
+
+/// The progress bar's line: the phase, nodes and speed, root numbers, table fill.
+fn progress_message(p: &Progress) -> String {
+    let phase = match p.phase {
+        Phase::Search => String::new(),
+        Phase::Proof => "writing the proof: ".to_string(),
+        Phase::Length(plies) => format!("length: a win within {plies} plies? "),
+        Phase::RootMoves => "root moves: ".to_string(),
+    };
+    format!(
+        "{phase}{} nodes ({}/s), root proof/disproof {}/{}, table {:.0}% full",
+        human(p.nodes as f64),
+        human(p.nodes as f64 / p.seconds.max(1e-9)),
+        p.root_proof,
+        p.root_disproof,
+        100.0 * p.table.used as f64 / p.table.capacity.max(1) as f64
+    )
+}
+
+/// Warns when the `--length-resume` run's winner is not the one proven now.
+fn warn_if_earlier_disagrees(options: &SolveOptions, solution: &Solution) {
     if let (Some((about, _)), Some(winner)) = (&options.length_earlier, solution.winner) {
         if *about != winner {
             // Proven both ways cannot be: the file is not what it says.
@@ -272,14 +340,15 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    let stats = &solution.stats;
-    course.push((
-        stats.seconds,
-        stats.nodes,
-        stats.root_proof,
-        stats.root_disproof,
-    ));
+}
 
+/// Prints the result (JSON or the summary), then writes `--out` and `--proof`.
+fn show_and_save(
+    args: &SolveArgs,
+    solution: &Solution,
+    options: &SolveOptions,
+    course: &[Sample],
+) -> anyhow::Result<()> {
     // The certificate first: the JSON records its size.
     let proof_bytes = match &solution.proof {
         Some(Ok(proof)) => proof.to_bytes(),
@@ -290,11 +359,11 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         _ => None,
     };
     // Show the result before saving it, so that a failed write loses nothing.
-    let report = report(&solution, &options, certificate, &course);
+    let report = report(solution, options, certificate, course);
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        print_summary(&solution, &options, certificate);
+        print_summary(solution, options, certificate);
     }
     if let Some(path) = &args.out {
         let mut text = serde_json::to_string_pretty(&report)?;
@@ -306,14 +375,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
         write_atomically(path, &proof_bytes)
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
-    if let Some(Err(err)) = &solution.proof {
-        return Err(anyhow::anyhow!("no certificate written: {err}"));
-    }
-    Ok(if solution.stopped.is_none() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(3)
-    })
+    Ok(())
 }
 
 /// What kind of line `principal_variation` is.
@@ -670,6 +732,31 @@ fn print_summary(solution: &Solution, options: &SolveOptions, certificate: Writt
     if let Some(best) = solution.best_move {
         outln!("best move  {best}");
     }
+    print_length(solution);
+    if solution.root_moves.iter().any(|m| m.length.is_some()) || options.all_moves {
+        print_root_moves(solution);
+    }
+    outln!(
+        "nodes      {} in {:.2} s ({} nodes/s), {} on {} thread{}",
+        stats.nodes,
+        stats.seconds,
+        human(stats.nodes as f64 / stats.seconds.max(1e-9)),
+        options.algorithm.name(),
+        stats.threads,
+        if stats.threads == 1 { "" } else { "s" }
+    );
+    outln!(
+        "table      {} MiB, {:.1}% full",
+        options.table_mb,
+        100.0 * stats.table.used as f64 / stats.table.capacity.max(1) as f64
+    );
+    if let Some((path, proof, bytes)) = certificate {
+        print_certificate(path, proof, bytes);
+    }
+}
+
+/// The summary's length line: found, or how far its search got.
+fn print_length(solution: &Solution) {
     if let Some(length) = &solution.length {
         outln!(
             "length     {} plies under perfect play ({} questions, {} nodes, {:.2} s)",
@@ -694,56 +781,46 @@ fn print_summary(solution: &Solution, options: &SolveOptions, certificate: Writt
             partial.seconds()
         );
     }
-    if solution.root_moves.iter().any(|m| m.length.is_some()) || options.all_moves {
-        let moves: Vec<String> = solution
-            .root_moves
-            .iter()
-            .map(|m| match m.length {
-                Some(plies) => format!("{} {} {plies}", m.mv, outcome_name(m.wins)),
-                None => format!("{} {}", m.mv, outcome_name(m.wins)),
-            })
-            .collect();
-        outln!("moves      {}", moves.join(", "));
-    }
+}
+
+/// The summary's line of root moves: each one's outcome, and its length if known.
+fn print_root_moves(solution: &Solution) {
+    let moves: Vec<String> = solution
+        .root_moves
+        .iter()
+        .map(|m| match m.length {
+            Some(plies) => format!("{} {} {plies}", m.mv, outcome_name(m.wins)),
+            None => format!("{} {}", m.mv, outcome_name(m.wins)),
+        })
+        .collect();
+    outln!("moves      {}", moves.join(", "));
+}
+
+/// The summary's lines of the certificate written: its main line, and its figures.
+fn print_certificate(path: &Path, proof: &Proof, bytes: &[u8]) {
+    let line: Vec<String> = proof
+        .principal_variation
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let kind = if proof.is_perfect_play() {
+        "perfect play"
+    } else {
+        "the proof's line: a winning move, not the fastest"
+    };
     outln!(
-        "nodes      {} in {:.2} s ({} nodes/s), {} on {} thread{}",
-        stats.nodes,
-        stats.seconds,
-        human(stats.nodes as f64 / stats.seconds.max(1e-9)),
-        options.algorithm.name(),
-        stats.threads,
-        if stats.threads == 1 { "" } else { "s" }
+        "main line  {} ({} plies, {kind})",
+        line.join(" "),
+        line.len()
     );
     outln!(
-        "table      {} MiB, {:.1}% full",
-        options.table_mb,
-        100.0 * stats.table.used as f64 / stats.table.capacity.max(1) as f64
+        "proof      {}: {} positions, {} bytes, longest game {} plies; extracted in {:.2} s",
+        path.display(),
+        proof.positions(),
+        bytes.len(),
+        proof.height,
+        proof.seconds
     );
-    if let Some((path, proof, bytes)) = certificate {
-        let line: Vec<String> = proof
-            .principal_variation
-            .iter()
-            .map(ToString::to_string)
-            .collect();
-        let kind = if proof.is_perfect_play() {
-            "perfect play"
-        } else {
-            "the proof's line: a winning move, not the fastest"
-        };
-        outln!(
-            "main line  {} ({} plies, {kind})",
-            line.join(" "),
-            line.len()
-        );
-        outln!(
-            "proof      {}: {} positions, {} bytes, longest game {} plies; extracted in {:.2} s",
-            path.display(),
-            proof.positions(),
-            bytes.len(),
-            proof.height,
-            proof.seconds
-        );
-    }
 }
 
 /// Refuses a path whose directory does not exist.
