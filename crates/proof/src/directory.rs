@@ -175,7 +175,11 @@ fn read_manifest(dir: &Path) -> Result<Claimed<'_>, Rejected> {
         .parse()
         .map_err(|err| reject(&manifest_path, format!("position: {err}")))?;
     if manifest.board != root.board().to_string() {
-        let why = format!("board {} but a position of {}", manifest.board, root.board());
+        let why = format!(
+            "board {} but a position of {}",
+            manifest.board,
+            root.board()
+        );
         return Err(reject(&manifest_path, why));
     }
     let winner = match manifest.winner.as_str() {

@@ -6,9 +6,9 @@ use std::process::{Command, ExitCode};
 
 use anyhow::{bail, Context};
 use breakthrough_cli::results::{read_campaign, read_published, read_results, Published, Solved};
+use breakthrough_proof::verify_file;
 use breakthrough_result::{Side, SolveResult, Status};
 use clap::Args;
-use serde_json::Value;
 
 /// Solve every board of RESULTS/published.json from the start with the default
 /// settings, verify each certificate with the rules alone, and print a table of
@@ -207,8 +207,8 @@ impl Reproduced {
 }
 
 /// Solves the board of `entry` in a child process (with --length where a length is
-/// published), its certificate written in `scratch`, and verifies the certificate in
-/// another.
+/// published), its certificate written in `scratch`, and verifies the certificate
+/// with the proof crate's rules-only verifier, as `breakthrough verify` does.
 fn reproduce(entry: &Published, scratch: &Path) -> anyhow::Result<Reproduced> {
     let board = entry.board.as_str();
     let proof = scratch.join(format!("{board}.cert"));
@@ -224,16 +224,24 @@ fn reproduce(entry: &Published, scratch: &Path) -> anyhow::Result<Reproduced> {
     }
     let ours: SolveResult = serde_json::from_slice(&stdout)
         .with_context(|| format!("solve {board} printed no result"))?;
-    let (code, stdout) = child(&["verify", proof_path, "--json"])?;
-    let verified: Value = serde_json::from_slice(&stdout).unwrap_or(Value::Null);
-    let holds = code == Some(0) && verified["valid"] == true;
+    let bytes =
+        std::fs::read(&proof).with_context(|| format!("cannot read {}", proof.display()))?;
+    let verified = verify_file(&bytes);
+    if let Err(err) = &verified {
+        eprintln!("error: {board}: {err}");
+    }
+    let verified = verified.ok();
+    let holds = verified.is_some();
+    let proven_length = verified.as_ref().and_then(|v| v.length);
     let length_agrees = match plies {
-        Some(plies) => {
-            ours.length == Some(plies) && verified["length"].as_u64() == Some(plies.into())
-        }
+        Some(plies) => ours.length == Some(plies) && proven_length == Some(plies),
         None => true,
     };
-    let same_winner = verified["parts"][0]["winner"].as_str() == ours.winner.map(Side::name);
+    let proven_winner = verified
+        .as_ref()
+        .and_then(|v| v.reports.first())
+        .map(|report| report.winner.name());
+    let same_winner = proven_winner == ours.winner.map(Side::name);
     Ok(Reproduced {
         ours,
         holds,
