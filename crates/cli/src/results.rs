@@ -36,7 +36,7 @@ pub fn read_results(dir: &Path) -> anyhow::Result<Vec<Solved>> {
         else {
             continue;
         };
-        let result = serde_json::from_value(json)
+        let result = SolveResult::from_json(&text)
             .with_context(|| format!("{} is not a solve result", path.display()))?;
         results.push(Solved { board, result });
     }

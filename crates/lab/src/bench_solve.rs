@@ -258,12 +258,13 @@ fn solve_once(
                 String::from_utf8_lossy(&output.stderr).trim()
             );
         }
-        let report: SolveResult = serde_json::from_slice(&output.stdout).with_context(|| {
-            format!(
-                "{} solve --json printed no JSON",
-                contestant.program.display()
-            )
-        })?;
+        let report = SolveResult::from_json(&String::from_utf8_lossy(&output.stdout))
+            .with_context(|| {
+                format!(
+                    "{} solve --json printed no JSON",
+                    contestant.program.display()
+                )
+            })?;
         reports.push(report);
     }
     // Copies that did not all finish make the turn unsolved.

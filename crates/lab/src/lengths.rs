@@ -16,7 +16,7 @@ pub fn length_run(dir: &Path, board: &str) -> anyhow::Result<Option<SolveResult>
     if !path.exists() {
         return Ok(None);
     }
-    let result: SolveResult = serde_json::from_str(&std::fs::read_to_string(&path)?)
+    let result = SolveResult::from_json(&std::fs::read_to_string(&path)?)
         .with_context(|| format!("{} is not a solve result", path.display()))?;
     if result.board != board {
         anyhow::bail!("{} is not a result of {board}", path.display());

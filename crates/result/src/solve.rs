@@ -45,6 +45,28 @@ pub struct SolveResult {
     pub machine: String,
 }
 
+impl SolveResult {
+    /// Reads a result from JSON. Where a solve's own blocks would be (a result that
+    /// is not a campaign's), they must be whole: a flattened group with a field
+    /// renamed or missing would otherwise read as absent.
+    pub fn from_json(text: &str) -> Result<SolveResult, serde_json::Error> {
+        let result: SolveResult = serde_json::from_str(text)?;
+        if result.campaign.is_none() {
+            if result.stats.search.is_none() {
+                return Err(serde::de::Error::custom(
+                    "stats: a solve's thread_nodes, table or race_rules is missing",
+                ));
+            }
+            if result.solver.search.is_none() {
+                return Err(serde::de::Error::custom(
+                    "solver: a solve's max_nodes, time_limit or length_resumed is missing",
+                ));
+            }
+        }
+        Ok(result)
+    }
+}
+
 /// A root move and what it leads to.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct RootMove {

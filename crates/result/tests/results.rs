@@ -48,8 +48,8 @@ fn every_result_file_reads_and_writes_back_the_same() {
     assert!(files.len() >= 15, "{files:?}");
     for path in files {
         let text = std::fs::read_to_string(&path).unwrap();
-        let result: SolveResult =
-            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let result =
+            SolveResult::from_json(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let original: Value = serde_json::from_str(&text).unwrap();
         let written = serde_json::to_value(&result).unwrap();
         let mut differences = Vec::new();
@@ -98,10 +98,30 @@ fn a_renamed_flag_still_reads() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/4x4.json");
     let text = std::fs::read_to_string(path).unwrap();
     assert!(text.contains("\"patterns\": true"));
-    let result: SolveResult = serde_json::from_str(&text).unwrap();
+    let result = SolveResult::from_json(&text).unwrap();
     assert!(result.solver.race_rules);
     let written = serde_json::to_string(&result).unwrap();
     assert!(written.contains("\"race_rules\":true") && !written.contains("patterns"));
+}
+
+/// A solve's own blocks with a field renamed would read as absent; `from_json`
+/// refuses them, and any other renamed field that is required.
+#[test]
+fn a_renamed_field_is_refused() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/5x5.json");
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(SolveResult::from_json(&text).is_ok());
+    for (field, renamed) in [
+        ("\"table\":", "\"tables\":"),
+        ("\"thread_nodes\":", "\"threads_nodes\":"),
+        ("\"length_resumed\":", "\"resumed\":"),
+        ("\"verdict\":", "\"verdicts\":"),
+        ("\"nodes_per_second\":", "\"rate\":"),
+    ] {
+        assert!(text.contains(field), "{field}");
+        let changed = text.replacen(field, renamed, 1);
+        assert!(SolveResult::from_json(&changed).is_err(), "{field}");
+    }
 }
 
 #[test]

@@ -284,7 +284,7 @@ fn print_solved_already(
     if args.json {
         outln!("{}", text.trim_end());
     } else {
-        let result: SolveResult = serde_json::from_str(&text)
+        let result = SolveResult::from_json(&text)
             .with_context(|| format!("{} is damaged", result_path.display()))?;
         outln!(
             "result     {} (solved already; see {})",

@@ -33,7 +33,7 @@ pub struct InspectArgs {
 pub fn run(args: InspectArgs) -> anyhow::Result<ExitCode> {
     let text = std::fs::read_to_string(&args.result)
         .with_context(|| format!("cannot read {}", args.result.display()))?;
-    let result: SolveResult = serde_json::from_str(&text)
+    let result = SolveResult::from_json(&text)
         .with_context(|| format!("{} is not a solve result", args.result.display()))
         .map_err(InputError)?;
     let board = result

@@ -222,7 +222,7 @@ fn reproduce(entry: &Published, scratch: &Path) -> anyhow::Result<Reproduced> {
     if code != Some(0) {
         bail!("solve {board} failed (exit {code:?})");
     }
-    let ours: SolveResult = serde_json::from_slice(&stdout)
+    let ours = SolveResult::from_json(&String::from_utf8_lossy(&stdout))
         .with_context(|| format!("solve {board} printed no result"))?;
     let bytes =
         std::fs::read(&proof).with_context(|| format!("cannot read {}", proof.display()))?;

@@ -434,8 +434,8 @@ fn earlier_answers(path: &Path, position: &Position) -> Result<(Color, Vec<Probe
     let bad =
         |why: String| InputError(anyhow::anyhow!("--length-resume {}: {why}", path.display()));
     let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
-    let earlier: SolveResult =
-        serde_json::from_str(&text).map_err(|e| bad(format!("not a solve result ({e})")))?;
+    let earlier =
+        SolveResult::from_json(&text).map_err(|e| bad(format!("not a solve result ({e})")))?;
     if earlier.position != position.to_string() {
         return Err(bad(format!(
             "a result of {}, not of {position}",
