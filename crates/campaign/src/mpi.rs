@@ -38,9 +38,9 @@ const SETTLED_WORK: u64 = 1 << 24;
 /// each; a rank behind by more gets several messages before its job). It keeps
 /// every message from the master small enough for MPI to send at once (eagerly,
 /// buffered at the receiver): the master never waits in a send for a worker that
-/// is itself blocked sending it a large report. (Before, at most 100 positions rode
-/// with each job: with exports, a campaign stores hundreds of positions a second,
-/// more than the jobs carried.)
+/// is itself blocked sending it a large report. News goes in messages of its own,
+/// not with the jobs: with exports, a campaign stores hundreds of positions a
+/// second, more than the jobs could carry.
 pub const NEWS_PER_MESSAGE: usize = 100;
 
 /// At most this many messages of news go right before a job; a rank further behind

@@ -13,7 +13,7 @@
 //!     "/../../results/4x4.json"
 //! ))
 //! .unwrap();
-//! let result: SolveResult = serde_json::from_str(&text).unwrap();
+//! let result = SolveResult::from_json(&text).unwrap();
 //! assert_eq!(result.board, "4x4");
 //! assert!(result.solver.race_rules);
 //! ```
