@@ -1,7 +1,7 @@
 //! `breakthrough-lab`: the maintainers' tools, kept out of the `breakthrough`
 //! product: the results README and its pictures, the growth of the cost with the
-//! board and its projections, and A/B benchmarks of builds, thread counts and
-//! settings.
+//! board and its projections, A/B benchmarks of builds, thread counts and
+//! settings, and the census of where a certificate's bytes go.
 //!
 //! It is a workspace member outside the default members: `cargo build --release
 //! -p breakthrough-lab` builds it beside `target/release/breakthrough`, the program
@@ -11,6 +11,7 @@
 extern crate breakthrough_cli;
 
 mod bench_solve;
+mod census;
 mod files;
 mod growth;
 mod headline;
@@ -38,6 +39,7 @@ struct Cli {
 enum Command {
     Report(report::ReportArgs),
     Bench(bench_solve::SolveBenchArgs),
+    Census(census::CensusArgs),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +47,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Report(args) => report::run(args),
         Command::Bench(args) => bench_solve::run(args),
+        Command::Census(args) => census::run(args),
     };
     match result {
         Ok(code) => code,

@@ -379,3 +379,41 @@ fn report_reads_the_committed_results() {
     assert!(readme.contains("## Campaigns"), "{readme}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The census of a committed certificate, as JSON: each part's bytes by kind, by
+/// ply and by plies to the end add up to its stream; bad input is one line.
+#[test]
+fn census_of_a_committed_certificate() {
+    let cert = concat!(env!("CARGO_MANIFEST_DIR"), "/../../results/5x4.cert");
+    let output = lab(&["census", cert, "--json"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let census: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let parts = census["parts"].as_array().unwrap();
+    assert!(!parts.is_empty());
+    let sum = |values: &serde_json::Value| -> u64 {
+        values
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .sum()
+    };
+    for part in parts {
+        let total = part["stream_bytes"].as_u64().unwrap();
+        let kinds: u64 = ["winner_nodes", "loser_nodes", "references", "given"]
+            .iter()
+            .map(|kind| part[kind]["bytes"].as_u64().unwrap())
+            .sum();
+        assert_eq!(kinds, total, "{part}");
+        assert_eq!(sum(&part["bytes_by_ply"]), total, "{part}");
+        assert_eq!(sum(&part["bytes_by_plies_left"]), total, "{part}");
+        assert!(part["compressed_bytes"].as_u64().unwrap() > 0, "{part}");
+    }
+    let table = stdout(&lab(&["census", cert]));
+    assert!(table.contains("back-references"), "{table}");
+    assert_input_error(&["census", "/no/such.cert"], "cannot read");
+    assert_input_error(
+        &["census", cert.replace(".cert", ".json").as_str()],
+        "certificate",
+    );
+}

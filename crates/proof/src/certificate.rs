@@ -67,6 +67,13 @@ impl Certificate {
         self.positions
     }
 
+    /// The uncompressed node stream (see [`format`](mod@crate::format)), read-only:
+    /// for tools that measure a proof's bytes; only [`Certificate::verify`] says
+    /// whether it proves anything.
+    pub fn stream(&self) -> &[u8] {
+        &self.stream
+    }
+
     /// The same proof claiming the other side wins: for tests that a false claim fails.
     #[cfg(any(test, feature = "tamper"))]
     pub fn with_claimed_winner(&self, winner: Color) -> Certificate {
