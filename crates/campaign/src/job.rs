@@ -13,7 +13,7 @@ use std::sync::Arc;
 use breakthrough_engine::{Position, Step};
 use breakthrough_solver::{
     BoundedSearch, Certificate, Claim, DfpnConfig, ExtractError, Key, Limits, Phase, Pn, Progress,
-    ProvenElsewhere, RaceRules, Searched, Stop, Table, WrittenProof,
+    ProofWriting, ProvenElsewhere, RaceRules, Searched, Stop, Table, WrittenProof,
 };
 
 use crate::proven::ProvenSlot;
@@ -239,12 +239,12 @@ fn prove(
         _ => Claim::Wins,
     };
     // Only the certificate: a part's main line is of no use to the campaign.
-    let memory = options.proof_mb << 20;
+    let writing = ProofWriting::with_memory(options.proof_mb << 20);
     search.prove(
         options.stop_proof.clone(),
         winner,
         claim,
-        memory,
+        writing,
         options.export_min,
     )
 }

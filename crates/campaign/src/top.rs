@@ -109,7 +109,7 @@ impl Writer<'_> {
         }
         let id = self.nodes.expand();
         self.ids.insert(identity(position), id);
-        self.nodes.winning_move(step);
+        self.nodes.winning_move(position, step);
         let next = position.play_step(step);
         match next.winner() {
             Some(side) if side == self.winner => Ok(()),

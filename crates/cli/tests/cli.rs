@@ -591,7 +591,7 @@ fn length_and_all_moves_with_a_verified_certificate() {
     assert_eq!(json["length"], 14);
     assert_eq!(json["principal_variation_kind"], "perfect_play");
     assert_eq!(json["principal_variation"].as_array().unwrap().len(), 14);
-    assert_eq!(json["proof"]["format_version"], 2);
+    assert_eq!(json["proof"]["format_version"], 3);
     for root_move in json["root_moves"].as_array().unwrap() {
         assert_eq!(root_move["outcome"], "loss");
         assert!(root_move["length"].as_u64().unwrap() <= 14);

@@ -15,7 +15,7 @@ use anyhow::{bail, Context};
 use breakthrough_cli::text::thousands;
 use breakthrough_cli::InputError;
 use breakthrough_engine::{Color, Position, Step};
-use breakthrough_proof::{read_parts, replies_in_order, Certificate, Claim};
+use breakthrough_proof::{read_parts, replies_in_order, settles, Certificate, Claim, Encoding};
 use breakthrough_solver::race_rules::{RaceRules, Verdict};
 use clap::Args;
 use flate2::write::ZlibEncoder;
@@ -28,7 +28,7 @@ use serde::Serialize;
 /// alone, as an estimate of its share of the file.
 #[derive(Debug, Args)]
 pub struct CensusArgs {
-    /// The certificate file (format version 1 or 2).
+    /// The certificate file (format version 1, 2 or 3).
     pub certificate: PathBuf,
 
     /// Print one JSON object instead of the tables.
@@ -64,6 +64,8 @@ pub struct PartCensus {
     pub references: Kind,
     /// Positions proven elsewhere (claim "wins given" only).
     pub given: Kind,
+    /// Positions marked settled, for the verifier's own search (version 3).
+    pub settled: Kind,
     pub race_closed: RaceClosed,
     /// Bytes by the ply of the node they belong to (the root is ply 0).
     pub bytes_by_ply: Vec<u64>,
@@ -220,6 +222,7 @@ enum NodeKind {
     Loser,
     Reference,
     Given,
+    Settled,
 }
 
 /// The walk of one part's stream.
@@ -229,15 +232,19 @@ struct Walk<'a> {
     winner: Color,
     /// The plies to hold out, for [`Claim::HoldsOut`].
     hold: Option<u32>,
-    /// Whether tag 1 means "proven elsewhere" ([`Claim::WinsGiven`]).
-    given_tag: bool,
+    /// The plies to win within, for [`Claim::WinsWithin`].
+    win_bound: Option<u32>,
+    encoding: Encoding,
+    /// The smallest tag of a reference back; the tag below it is "proven elsewhere"
+    /// where the claim has one, and tag 1 "settled" in version 3.
+    first_reference: u64,
     rules: RaceRules,
     /// The height of each expanded position, in order of expansion: what a
     /// reference needs (one byte each; games are far shorter than 255 plies).
     heights: Vec<u8>,
     census: PartCensus,
     /// The kinds' bytes, compressed alone, in [`NodeKind`] order.
-    packers: [Packer; 4],
+    packers: [Packer; 5],
     race_packer: Packer,
 }
 
@@ -251,7 +258,14 @@ fn part_census(part: &Certificate) -> anyhow::Result<PartCensus> {
             Claim::HoldsOut(plies) => Some(plies),
             _ => None,
         },
-        given_tag: part.claim() == Claim::WinsGiven,
+        win_bound: match part.claim() {
+            Claim::WinsWithin(plies) => Some(plies),
+            _ => None,
+        },
+        encoding: part.encoding(),
+        first_reference: 1
+            + u64::from(part.claim() == Claim::WinsGiven)
+            + u64::from(part.encoding() != Encoding::Squares),
         rules: RaceRules::default(),
         heights: Vec::new(),
         census: PartCensus {
@@ -259,7 +273,7 @@ fn part_census(part: &Certificate) -> anyhow::Result<PartCensus> {
             stream_bytes: stream.len() as u64,
             ..PartCensus::default()
         },
-        packers: [Packer::new(), Packer::new(), Packer::new(), Packer::new()],
+        packers: [(); 5].map(|()| Packer::new()),
         race_packer: Packer::new(),
     };
     let root = part.root();
@@ -281,11 +295,12 @@ fn part_census(part: &Certificate) -> anyhow::Result<PartCensus> {
         .race_closed
         .by_rule
         .sort_by(|a, b| rule_rank(&a.rule).cmp(&rule_rank(&b.rule)));
-    let [winner, loser, reference, given] = packers.map(Packer::finish);
+    let [winner, loser, reference, given, settled] = packers.map(Packer::finish);
     census.winner_nodes.compressed_alone = winner;
     census.loser_nodes.compressed_alone = loser;
     census.references.compressed_alone = reference;
     census.given.compressed_alone = given;
+    census.settled.compressed_alone = settled;
     census.race_closed.compressed_alone = race_packer.finish();
     Ok(census)
 }
@@ -348,6 +363,7 @@ impl Walk<'_> {
             NodeKind::Loser => &mut census.loser_nodes,
             NodeKind::Reference => &mut census.references,
             NodeKind::Given => &mut census.given,
+            NodeKind::Settled => &mut census.settled,
         };
         counted.count += 1;
         counted.bytes += length;
@@ -362,16 +378,23 @@ impl Walk<'_> {
             return Ok(0);
         }
         let start = self.at;
-        let mut tag = self.number()?;
-        if self.given_tag {
-            if tag == 1 {
-                self.count(NodeKind::Given, start, ply);
-                add_at(&mut self.census.bytes_by_plies_left, 0, 1);
-                return Ok(0);
-            }
-            tag = tag.saturating_sub(1);
+        let tag = self.number()?;
+        if tag == 1 && self.encoding != Encoding::Squares {
+            let plies = self.encoding.settle_plies();
+            let height = settles(position, self.winner, self.hold, self.win_bound, ply, plies)
+                .with_context(|| format!("a false mark at byte {start}"))?;
+            let height = u8::try_from(height).unwrap_or(u8::MAX);
+            self.count(NodeKind::Settled, start, ply);
+            add_at(&mut self.census.bytes_by_plies_left, height.into(), 1);
+            return Ok(height);
+        }
+        if tag > 0 && tag < self.first_reference {
+            self.count(NodeKind::Given, start, ply);
+            add_at(&mut self.census.bytes_by_plies_left, 0, 1);
+            return Ok(0);
         }
         if tag > 0 {
+            let tag = tag - self.first_reference + 1;
             let id = (self.heights.len() as u64)
                 .checked_sub(tag)
                 .with_context(|| format!("a reference too far back at byte {start}"))?;
@@ -390,12 +413,22 @@ impl Walk<'_> {
         };
         let inside = race_closed || rule.is_some();
         let (height, own) = if position.to_move() == self.winner {
-            let step = Step {
-                from: self.byte()?,
-                to: self.byte()?,
+            let step = match self.encoding {
+                Encoding::Squares => Step {
+                    from: self.byte()?,
+                    to: self.byte()?,
+                },
+                Encoding::Indexed { .. } => {
+                    let index = self.number()?;
+                    let legal = replies_in_order(position);
+                    *usize::try_from(index)
+                        .ok()
+                        .and_then(|i| legal.get(i))
+                        .with_context(|| format!("a move out of range at byte {start}"))?
+                }
             };
             if !position.steps().contains(&step) {
-                bail!("an illegal move at byte {}", self.at - 2);
+                bail!("an illegal move at byte {start}");
             }
             self.count(NodeKind::Winner, start, ply);
             let own = self.at - start;
@@ -504,9 +537,10 @@ fn part_table(text: &mut String, number: usize, part: &PartCensus) -> anyhow::Re
         "kind of node", "count", "bytes", "%", "alone"
     )?;
     let mut kinds = vec![
-        ("winner's moves (tag, from, to)", &part.winner_nodes),
+        ("winner's moves (tag, move)", &part.winner_nodes),
         ("loser's replies (tag, count)", &part.loser_nodes),
         ("back-references (tag)", &part.references),
+        ("settled positions (tag)", &part.settled),
     ];
     if part.given.count > 0 {
         kinds.push(("given positions (tag)", &part.given));
@@ -629,6 +663,7 @@ mod tests {
                     &part.loser_nodes,
                     &part.references,
                     &part.given,
+                    &part.settled,
                 ];
                 assert_eq!(kinds.iter().map(|k| k.bytes).sum::<u64>(), total, "{name}");
                 assert_eq!(part.bytes_by_ply.iter().sum::<u64>(), total, "{name}");

@@ -5,6 +5,27 @@ use breakthrough_engine::{Color, Position};
 use crate::claim::Claim;
 use crate::nodes::NodeWriter;
 
+/// How a node stream is spelled (see [`format`](mod@crate::format)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// Versions 1 and 2: a winner's move as its two squares; no settled positions.
+    Squares,
+    /// Version 3: a winner's move as its index among the legal moves in the
+    /// format's order, and positions marked settled, which the verifier decides by
+    /// a search of at most `settle_plies` plies (see [`crate::settle`]).
+    Indexed { settle_plies: u8 },
+}
+
+impl Encoding {
+    /// The plies a mark may leave to the verifier's search (0: no marks).
+    pub fn settle_plies(self) -> u32 {
+        match self {
+            Encoding::Squares => 0,
+            Encoding::Indexed { settle_plies } => settle_plies.into(),
+        }
+    }
+}
+
 /// A proof that `winner` wins from `root` (or, with a bounded [`Claim`], wins within
 /// or holds out a number of plies), as the node stream of the file format.
 #[derive(Clone, PartialEq, Eq)]
@@ -13,6 +34,7 @@ pub struct Certificate {
     /// The claim's side: the winner, or the side that holds out.
     pub(crate) winner: Color,
     pub(crate) claim: Claim,
+    pub(crate) encoding: Encoding,
     /// Positions expanded in the stream (finished games are not counted).
     pub(crate) positions: u64,
     /// The uncompressed node stream (see [`format`](mod@crate::format)).
@@ -23,10 +45,11 @@ impl std::fmt::Debug for Certificate {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Certificate({} {} {:?}, {} positions, {} stream bytes)",
+            "Certificate({} {} {:?} {:?}, {} positions, {} stream bytes)",
             self.root,
             self.winner,
             self.claim,
+            self.encoding,
             self.positions,
             self.stream.len()
         )
@@ -42,6 +65,7 @@ impl Certificate {
             root,
             winner,
             claim,
+            encoding: nodes.encoding,
             positions: nodes.expanded,
             stream: nodes.bytes,
         }
@@ -60,6 +84,11 @@ impl Certificate {
     /// What the certificate claims of its side.
     pub fn claim(&self) -> Claim {
         self.claim
+    }
+
+    /// How its node stream is spelled.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
     }
 
     /// Positions the proof expands.

@@ -1,4 +1,4 @@
-//! The certificate file formats, versions 1 and 2. All integers little-endian.
+//! The certificate file formats, versions 1 to 3. All integers little-endian.
 //!
 //! # Version 1: one proof that a side wins
 //!
@@ -72,20 +72,44 @@
 //! stream has one more tag, `1`, for a position proven elsewhere (by another
 //! certificate, about that position or its mirror image, which the checker of the
 //! whole must find and check); references back are then written `k + 1`.
+//!
+//! # Version 3: smaller streams, short endings left to the verifier
+//!
+//! Laid out as version 2, with one more byte in each part's header, after the
+//! bound: the most plies a mark may leave to the verifier's search (at most
+//! [`MAX_SETTLE_PLIES`]). The part's header is then 29 bytes, and its node stream
+//! is compressed as one xz stream (LZMA2, no check of its own: the file's CRC-32
+//! covers it) in place of zlib. The node stream differs from version 2's in two
+//! ways:
+//! - the winner's move is a LEB128 number, its index among the legal moves in the
+//!   format's order (by from- and to-square bit index);
+//! - tag `1` marks a position **settled**: it takes no more bytes, and the verifier
+//!   decides it by exhaustive search over the rules (see
+//!   [`settle`](mod@crate::settle)). With `s` plies allowed, for a win (bounded or
+//!   not) the claim's side must win within `s` plies and within the plies left to
+//!   the bound; for "holds out `n`", with at most `s` plies left to `n`, it must
+//!   hold out those plies, and with more, win within `s`. Tag `2` is then "proven
+//!   elsewhere" (claim 3 only), and references back are written `k + 1` (`k + 2`
+//!   for claim 3).
 
 use breakthrough_engine::{Bitboard, Board, Color, Position};
 
-use crate::certificate::Certificate;
+use crate::certificate::{Certificate, Encoding};
 use crate::claim::Claim;
+use crate::settle::MAX_SETTLE_PLIES;
 use crate::zlib::{deflate, inflate};
+use crate::{xz, zlib};
 
 const MAGIC: &[u8; 8] = b"BTPROOF\0";
 const VERSION: u16 = 1;
 /// The version with bounded claims, in parts.
 const PARTS_VERSION: u16 = 2;
+/// The version with moves as indices and settled positions.
+const INDEXED_VERSION: u16 = 3;
 const HEADER: usize = 46;
 const PARTS_HEADER: usize = 30;
 const PART_HEADER: usize = 28;
+const INDEXED_PART_HEADER: usize = 29;
 const CHECKSUM: usize = 4;
 
 /// Why bytes are not a certificate this program can read.
@@ -96,7 +120,7 @@ pub enum FormatError {
     #[error("the file is truncated ({0} bytes)")]
     Truncated(usize),
     #[error(
-        "certificate format version {0} is not supported (this program reads versions {VERSION} and {PARTS_VERSION})"
+        "certificate format version {0} is not supported (this program reads versions {VERSION} to {INDEXED_VERSION})"
     )]
     Version(u16),
     #[error("the file holds {0} proofs; one was expected (read it with `read_parts`)")]
@@ -189,11 +213,24 @@ fn with_checksum(mut out: Vec<u8>) -> Vec<u8> {
     out
 }
 
-/// The bytes of a version 2 file holding `parts`, proofs about one root position.
+/// The bytes of a file holding `parts`, proofs about one root position: version 3
+/// for parts spelled as version 3, else version 2. All parts must share the root
+/// and the spelling.
 pub fn write_parts(parts: &[Certificate]) -> Vec<u8> {
+    let indexed = parts
+        .first()
+        .is_some_and(|part| part.encoding != Encoding::Squares);
+    debug_assert!(parts
+        .iter()
+        .all(|part| (part.encoding != Encoding::Squares) == indexed));
     let mut out = Vec::new();
     out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&PARTS_VERSION.to_le_bytes());
+    let version = if indexed {
+        INDEXED_VERSION
+    } else {
+        PARTS_VERSION
+    };
+    out.extend_from_slice(&version.to_le_bytes());
     if let Some(first) = parts.first() {
         debug_assert!(parts.iter().all(|part| part.root == first.root));
         write_root(&mut out, &first.root);
@@ -205,9 +242,16 @@ pub fn write_parts(parts: &[Certificate]) -> Vec<u8> {
         out.push(kind);
         out.push(colour_byte(part.winner));
         out.extend_from_slice(&plies.to_le_bytes());
+        if let Encoding::Indexed { settle_plies } = part.encoding {
+            out.push(settle_plies);
+        }
         out.extend_from_slice(&part.positions.to_le_bytes());
         out.extend_from_slice(&(part.stream.len() as u64).to_le_bytes());
-        let compressed = deflate(&part.stream, Vec::new());
+        let compressed = if indexed {
+            xz::compress(&part.stream)
+        } else {
+            deflate(&part.stream, Vec::new())
+        };
         out.extend_from_slice(&(compressed.len() as u64).to_le_bytes());
         out.extend_from_slice(&compressed);
     }
@@ -218,7 +262,7 @@ pub fn write_parts(parts: &[Certificate]) -> Vec<u8> {
 pub fn read_parts(bytes: &[u8]) -> Result<Vec<Certificate>, FormatError> {
     match version(bytes)? {
         VERSION => Ok(vec![read_version_1(bytes)?]),
-        PARTS_VERSION => read_version_2(bytes),
+        PARTS_VERSION | INDEXED_VERSION => read_in_parts(bytes),
         version => Err(FormatError::Version(version)),
     }
 }
@@ -243,21 +287,24 @@ fn read_version_1(bytes: &[u8]) -> Result<Certificate, FormatError> {
         root: root_of(body, 12, 14)?,
         winner: colour_of(body[13])?,
         claim: Claim::Wins,
+        encoding: Encoding::Squares,
         positions: u64_at(body, 30),
         stream: inflate(&body[HEADER..], u64_at(body, 38)).map_err(FormatError::Damaged)?,
     })
 }
 
-fn read_version_2(bytes: &[u8]) -> Result<Vec<Certificate>, FormatError> {
+/// Reads a file of version 2 or 3: its parts.
+fn read_in_parts(bytes: &[u8]) -> Result<Vec<Certificate>, FormatError> {
     if bytes.len() < PARTS_HEADER + CHECKSUM {
         return Err(FormatError::Truncated(bytes.len()));
     }
     let body = checked_body(bytes)?;
     let root = root_of(body, 12, 13)?;
+    let indexed = version(bytes)? == INDEXED_VERSION;
     let mut at = PARTS_HEADER;
     let mut parts = Vec::new();
     for _ in 0..body[29] {
-        let (part, end) = read_part(body, at, root)?;
+        let (part, end) = read_part(body, at, root, indexed)?;
         parts.push(part);
         at = end;
     }
@@ -270,14 +317,37 @@ fn read_version_2(bytes: &[u8]) -> Result<Vec<Certificate>, FormatError> {
     Ok(parts)
 }
 
-/// Reads the part that starts at `at`: the part, and where the next one starts.
-fn read_part(body: &[u8], at: usize, root: Position) -> Result<(Certificate, usize), FormatError> {
+/// Reads the part that starts at `at` (of version 3 if `indexed`, else 2): the
+/// part, and where the next one starts.
+fn read_part(
+    body: &[u8],
+    at: usize,
+    root: Position,
+    indexed: bool,
+) -> Result<(Certificate, usize), FormatError> {
+    let size = if indexed {
+        INDEXED_PART_HEADER
+    } else {
+        PART_HEADER
+    };
     let header = body
-        .get(at..at + PART_HEADER)
+        .get(at..at + size)
         .ok_or(FormatError::Damaged("a part's header is cut short".into()))?;
     let claim = claim_of(header[0], u16::from_le_bytes([header[2], header[3]]))?;
     let winner = colour_of(header[1])?;
-    let start = at + PART_HEADER;
+    let (encoding, header) = if indexed {
+        let settle_plies = header[4];
+        if u32::from(settle_plies) > MAX_SETTLE_PLIES {
+            return Err(FormatError::Damaged(format!(
+                "{settle_plies} plies left to the verifier's search, more than the {MAX_SETTLE_PLIES} the format allows"
+            )));
+        }
+        // The rest of the header is laid out as version 2's, one byte later.
+        (Encoding::Indexed { settle_plies }, &header[1..])
+    } else {
+        (Encoding::Squares, header)
+    };
+    let start = at + size;
     let end = usize::try_from(u64_at(header, 20))
         .ok()
         .and_then(|n| start.checked_add(n))
@@ -287,17 +357,27 @@ fn read_part(body: &[u8], at: usize, root: Position) -> Result<(Certificate, usi
         root,
         winner,
         claim,
+        encoding,
         positions: u64_at(header, 4),
-        stream: inflate(&body[start..end], u64_at(header, 12)).map_err(FormatError::Damaged)?,
+        stream: unpack(encoding, &body[start..end], u64_at(header, 12))
+            .map_err(FormatError::Damaged)?,
     };
     Ok((part, end))
 }
 
+/// Unpacks a part's node stream of `length` bytes, compressed as its version does.
+fn unpack(encoding: Encoding, compressed: &[u8], length: u64) -> Result<Vec<u8>, String> {
+    match encoding {
+        Encoding::Squares => zlib::inflate(compressed, length),
+        Encoding::Indexed { .. } => xz::decompress(compressed, length),
+    }
+}
+
 impl Certificate {
-    /// The file's bytes: version 1 for a plain win, else a version 2 file of one
-    /// part (see [`write_parts`]).
+    /// The file's bytes: version 1 for a plain win spelled as versions 1 and 2, else
+    /// a file of one part (see [`write_parts`]).
     pub fn to_bytes(&self) -> Vec<u8> {
-        if self.claim != Claim::Wins {
+        if self.claim != Claim::Wins || self.encoding != Encoding::Squares {
             return write_parts(std::slice::from_ref(self));
         }
         let mut out = Vec::with_capacity(HEADER + self.stream.len() / 4 + CHECKSUM);
@@ -312,13 +392,13 @@ impl Certificate {
     }
 
     /// Reads a certificate's bytes: the header, checksum and compression are checked
-    /// here; whether the proof holds is [`Certificate::verify`]'s business. A version
-    /// 2 file must hold exactly one part (see [`read_parts`] for more).
+    /// here; whether the proof holds is [`Certificate::verify`]'s business. A file of
+    /// version 2 or 3 must hold exactly one part (see [`read_parts`] for more).
     pub fn from_bytes(bytes: &[u8]) -> Result<Certificate, FormatError> {
         match version(bytes)? {
             VERSION => read_version_1(bytes),
-            PARTS_VERSION => {
-                let mut parts = read_version_2(bytes)?;
+            PARTS_VERSION | INDEXED_VERSION => {
+                let mut parts = read_in_parts(bytes)?;
                 match parts.len() {
                     1 => Ok(parts.remove(0)),
                     n => Err(FormatError::Parts(n)),

@@ -7,8 +7,10 @@
 //! survives in it, so [`Certificate::verify`] needs only the engine's move
 //! generation; this crate depends on the engine and on small format crates alone.
 //!
-//! - [`format`](mod@format): the file formats, versions 1 and 2 (versioned, compressed,
+//! - [`format`](mod@format): the file formats, versions 1 to 3 (versioned, compressed,
 //!   checksummed), read strictly so that a proof has one spelling.
+//! - [`settle`](mod@settle): the bounded search that decides the short endings a
+//!   version 3 certificate leaves to the verifier.
 //! - [`NodeWriter`]: what provers write a proof's node stream with.
 //! - [`Certificate::verify`]: the rules-only check of one proof ([`Claim`]: wins,
 //!   wins within a bound, holds out a bound, wins given positions proven elsewhere).
@@ -31,7 +33,7 @@
 //!     let after = root.play_step(step);
 //!     let win = after.steps().into_iter().find(|&s| after.play_step(s).winner().is_some());
 //!     nodes.expand();
-//!     nodes.winning_move(win.expect("a winning move"));
+//!     nodes.winning_move(&after, win.expect("a winning move"));
 //! }
 //! let certificate = Certificate::new(root, Color::White, Claim::Wins, nodes);
 //! let report = verify_file(&certificate.to_bytes())?;
@@ -48,14 +50,16 @@ mod file;
 pub mod format;
 mod identity;
 mod nodes;
+pub mod settle;
 mod varint;
 mod verify;
+mod xz;
 mod zlib;
 
 #[cfg(test)]
 mod tests;
 
-pub use certificate::Certificate;
+pub use certificate::{Certificate, Encoding};
 pub use claim::Claim;
 pub use directory::{
     verify_directory, CampaignReport, Manifest, Rejected, MANIFEST_FILE, TOP_FILE,
@@ -64,4 +68,5 @@ pub use file::{verify_file, verify_length, FileError, FileReport};
 pub use format::{read_parts, write_parts, FormatError};
 pub use identity::Identity;
 pub use nodes::{replies_in_order, NodeWriter};
+pub use settle::{holds_out, settles, wins_within, DEFAULT_SETTLE_PLIES, MAX_SETTLE_PLIES};
 pub use verify::{Problem, VerifyError, VerifyReport};

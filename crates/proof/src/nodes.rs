@@ -3,26 +3,52 @@
 
 use breakthrough_engine::{Position, Step};
 
+use crate::certificate::Encoding;
 use crate::claim::Claim;
+use crate::settle::DEFAULT_SETTLE_PLIES;
 use crate::varint;
 
 /// Writes a node stream, one position at a time, depth first.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct NodeWriter {
     pub(crate) bytes: Vec<u8>,
     /// Positions expanded so far.
     pub(crate) expanded: u64,
-    /// Whether tag 1 means "proven elsewhere" ([`Claim::WinsGiven`]).
+    pub(crate) encoding: Encoding,
+    /// The smallest tag of a reference back (the tags below it mean something else).
+    first_reference: u64,
+    /// Whether the claim is [`Claim::WinsGiven`], with a tag for "proven elsewhere".
     pub(crate) given_tag: bool,
 }
 
 impl NodeWriter {
-    /// An empty stream for a proof of `claim` (whose tags depend on it).
+    /// An empty stream for a proof of `claim` (whose tags depend on it), spelled as
+    /// version 3 with marks of up to [`DEFAULT_SETTLE_PLIES`] plies allowed.
     pub fn new(claim: Claim) -> NodeWriter {
+        NodeWriter::with_encoding(
+            claim,
+            Encoding::Indexed {
+                settle_plies: DEFAULT_SETTLE_PLIES as u8,
+            },
+        )
+    }
+
+    /// An empty stream for a proof of `claim`, spelled as `encoding` says.
+    pub fn with_encoding(claim: Claim, encoding: Encoding) -> NodeWriter {
+        let given_tag = claim == Claim::WinsGiven;
+        let settled_tag = matches!(encoding, Encoding::Indexed { .. });
         NodeWriter {
-            given_tag: claim == Claim::WinsGiven,
-            ..NodeWriter::default()
+            bytes: Vec::new(),
+            expanded: 0,
+            encoding,
+            first_reference: 1 + u64::from(given_tag) + u64::from(settled_tag),
+            given_tag,
         }
+    }
+
+    /// How the stream is spelled.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
     }
 
     /// Positions expanded so far.
@@ -40,19 +66,35 @@ impl NodeWriter {
     /// Refers to the position numbered `id`, expanded before.
     pub fn refer(&mut self, id: u64) {
         debug_assert!(id < self.expanded);
-        let tag = self.expanded - id + u64::from(self.given_tag);
+        let tag = self.expanded - id - 1 + self.first_reference;
         varint::write(&mut self.bytes, tag);
     }
 
     /// A position proven elsewhere (only for [`Claim::WinsGiven`]).
     pub fn given(&mut self) {
         debug_assert!(self.given_tag);
+        self.bytes.push(self.first_reference as u8 - 1);
+    }
+
+    /// A position the verifier settles by its own search (only for version 3; see
+    /// [`crate::settle`]): the prover must have checked that the mark holds.
+    pub fn settled(&mut self) {
+        debug_assert!(matches!(self.encoding, Encoding::Indexed { .. }));
         self.bytes.push(1);
     }
 
-    /// The winner's move at the position just expanded.
-    pub fn winning_move(&mut self, step: Step) {
-        self.bytes.extend([step.from, step.to]);
+    /// The winner's move at `position`, the position just expanded.
+    pub fn winning_move(&mut self, position: &Position, step: Step) {
+        match self.encoding {
+            Encoding::Squares => self.bytes.extend([step.from, step.to]),
+            Encoding::Indexed { .. } => {
+                let index = replies_in_order(position)
+                    .iter()
+                    .position(|&legal| legal == step)
+                    .expect("the winner's move is legal");
+                varint::write(&mut self.bytes, index as u64);
+            }
+        }
     }
 
     /// The number of replies of the loser at the position just expanded; the nodes
@@ -62,7 +104,7 @@ impl NodeWriter {
     }
 }
 
-/// The loser's moves in the format's order: by (from-square, to-square) bit index,
+/// Every legal move in the format's order: by (from-square, to-square) bit index,
 /// so that a certificate stays valid whatever order an engine generates moves in.
 pub fn replies_in_order(position: &Position) -> Vec<Step> {
     let mut steps = position.steps();

@@ -3,9 +3,10 @@
 
 use breakthrough_engine::{Color, Position, Step};
 
-use crate::certificate::Certificate;
+use crate::certificate::{Certificate, Encoding};
 use crate::claim::Claim;
 use crate::nodes::replies_in_order;
+use crate::settle::settles;
 use crate::varint::{self, VarintError};
 
 /// What a valid certificate contains.
@@ -28,6 +29,11 @@ pub struct VerifyReport {
     pub transpositions: u64,
     /// Moves that end the game (won by the winner).
     pub finished_games: u64,
+    /// Positions marked settled, which the checker decided by its own bounded
+    /// search (version 3; see [`crate::settle`]).
+    pub settled: u64,
+    /// The most plies a mark may leave to that search (0 before version 3).
+    pub settle_plies: u32,
     /// The longest game the proof allows, in plies: its depth.
     pub height: u32,
     /// Positions by the ply at which the certificate first reaches them.
@@ -50,6 +56,8 @@ impl VerifyReport {
             loser_replies: 0,
             transpositions: 0,
             finished_games: 0,
+            settled: 0,
+            settle_plies: certificate.encoding.settle_plies(),
             height: 0,
             depth_histogram: Vec::new(),
             given: Vec::new(),
@@ -94,6 +102,10 @@ pub enum Problem {
     OverlongNumber,
     #[error("the winner's move {0} is not legal")]
     IllegalMove(String),
+    #[error("the winner's move is number {index} of {legal} legal moves")]
+    MoveIndex { index: u64, legal: usize },
+    #[error("the position is marked settled, but the claim does not hold within {0} plies")]
+    NotSettled(u32),
     #[error("the certificate answers {claimed} loser moves, there are {legal}")]
     ReplyCount { claimed: u64, legal: usize },
     #[error("the game is over and {0} has won")]
@@ -134,8 +146,11 @@ struct Checker<'a> {
     winner: Color,
     /// The plies to hold out, for [`Claim::HoldsOut`].
     hold: Option<u32>,
-    /// Whether tag 1 means "proven elsewhere" ([`Claim::WinsGiven`]).
-    given_tag: bool,
+    /// The plies to win within, for [`Claim::WinsWithin`].
+    win_bound: Option<u32>,
+    encoding: Encoding,
+    /// The smallest tag of a reference back.
+    first_reference: u64,
     /// The given positions met so far.
     given: hashbrown::HashSet<Position>,
     /// Positions the proof must expand that it has not expanded yet.
@@ -167,12 +182,19 @@ impl Certificate {
             Claim::HoldsOut(plies) => Some(plies),
             _ => None,
         };
+        let given_tag = self.claim == Claim::WinsGiven;
+        let settled_tag = self.encoding != Encoding::Squares;
         let mut checker = Checker {
             stream: &self.stream,
             at: 0,
             winner: self.winner,
             hold,
-            given_tag: self.claim == Claim::WinsGiven,
+            win_bound: match self.claim {
+                Claim::WinsWithin(plies) => Some(plies),
+                _ => None,
+            },
+            encoding: self.encoding,
+            first_reference: 1 + u64::from(given_tag) + u64::from(settled_tag),
             given: hashbrown::HashSet::new(),
             wanted: positions.iter().copied().collect(),
             expanded: Vec::new(),
@@ -240,19 +262,21 @@ impl Checker<'_> {
             // Held out to the bound: the game goes on, and the claim is met.
             return Ok(0);
         }
-        let mut tag = self.number().map_err(fail)?;
-        if self.given_tag {
-            if tag == 1 {
-                // Proven elsewhere: the whole proof's checker must find that proof.
-                if self.given.insert(*position) {
-                    self.report.given.push(*position);
-                }
-                return Ok(0);
-            }
-            tag = tag.saturating_sub(1);
+        let tag = self.number().map_err(fail)?;
+        if tag >= self.first_reference {
+            let back = tag - self.first_reference + 1;
+            return self.reference(position, ply, back).map_err(fail);
+        }
+        if tag == 1 && self.encoding != Encoding::Squares {
+            return self.settled(position, ply).map_err(fail);
         }
         if tag > 0 {
-            return self.reference(position, ply, tag).map_err(fail);
+            // The tag just below the references: "proven elsewhere"; the whole
+            // proof's checker must find that proof.
+            if self.given.insert(*position) {
+                self.report.given.push(*position);
+            }
+            return Ok(0);
         }
         let id = self.expand(position, ply);
         let height = if position.to_move() == self.winner {
@@ -292,6 +316,16 @@ impl Checker<'_> {
         Ok(u32::from(earlier.height & !BLACK_TO_MOVE))
     }
 
+    /// A position marked settled: decides it by the bounded search the format
+    /// allows; returns the height the mark stands for.
+    fn settled(&mut self, position: &Position, ply: u32) -> Result<u32, Problem> {
+        let plies = self.encoding.settle_plies();
+        let height = settles(position, self.winner, self.hold, self.win_bound, ply, plies)
+            .ok_or(Problem::NotSettled(plies))?;
+        self.report.settled += 1;
+        Ok(height)
+    }
+
     /// Numbers a position expanded at `ply`, and counts it; returns its number.
     fn expand(&mut self, position: &Position, ply: u32) -> usize {
         if !self.wanted.is_empty() {
@@ -314,14 +348,31 @@ impl Checker<'_> {
     /// The winner's move and the proof after it; returns the height.
     fn winner_node(&mut self, position: &Position, ply: u32) -> Result<u32, VerifyError> {
         self.report.winner_positions += 1;
-        let (Some(from), Some(to)) = (self.byte(), self.byte()) else {
-            return Err(invalid(position, ply, Problem::EndOfStream));
+        let step = match self.encoding {
+            Encoding::Squares => {
+                let (Some(from), Some(to)) = (self.byte(), self.byte()) else {
+                    return Err(invalid(position, ply, Problem::EndOfStream));
+                };
+                let step = Step { from, to };
+                if !position.steps().contains(&step) {
+                    let problem = Problem::IllegalMove(step_text(position, step));
+                    return Err(invalid(position, ply, problem));
+                }
+                step
+            }
+            Encoding::Indexed { .. } => {
+                let index = self.number().map_err(|p| invalid(position, ply, p))?;
+                let legal = replies_in_order(position);
+                let Some(&step) = usize::try_from(index).ok().and_then(|i| legal.get(i)) else {
+                    let problem = Problem::MoveIndex {
+                        index,
+                        legal: legal.len(),
+                    };
+                    return Err(invalid(position, ply, problem));
+                };
+                step
+            }
         };
-        let step = Step { from, to };
-        if !position.steps().contains(&step) {
-            let problem = Problem::IllegalMove(step_text(position, step));
-            return Err(invalid(position, ply, problem));
-        }
         let next = position.play_step(step);
         match next.winner() {
             Some(winner) if winner == self.winner => {

@@ -22,7 +22,7 @@ use std::time::Instant;
 
 use breakthrough_engine::{Color, Position};
 
-use crate::certificate::extract::{line, write_proof, ExtractError, Proof, Recall};
+use crate::certificate::extract::{line, write_proof, ExtractError, Proof, ProofWriting, Recall};
 use crate::certificate::Claim;
 use crate::limits::Stop;
 use crate::options::SolveOptions;
@@ -212,29 +212,32 @@ pub fn exact_length(
 
 /// Writes the certificate of a length `plies` that [`exact_length`] found, with
 /// `search` over the same table (whose entries it reuses; it searches again what
-/// the table has lost), remembering at most about `memory` bytes of the positions
-/// written (half for each side's proof).
+/// the table has lost), written as `writing` says (its memory split between the two
+/// sides' proofs).
 pub(crate) fn extract_proof(
     search: &mut Dfpn<'_>,
     position: &Position,
     winner: Color,
     plies: u32,
-    memory: usize,
+    writing: ProofWriting,
 ) -> Result<Proof, ExtractError> {
     let started = Instant::now();
     let search = &mut *search;
-    let memory = memory / 2;
+    let writing = ProofWriting {
+        memory: writing.memory / 2,
+        ..writing
+    };
     let win_claim = Claim::WinsWithin(plies);
-    let win = write_proof(search, position, winner, win_claim, memory, 0)?;
+    let win = write_proof(search, position, winner, win_claim, writing, 0)?;
     let height = win.height;
     let mut hold = None;
     let mut principal_variation = Vec::new();
     if plies > 0 {
         let loser = winner.opponent();
         let hold_claim = Claim::HoldsOut(plies - 1);
-        let holding = write_proof(search, position, loser, hold_claim, memory, 0)?;
-        let mut wins = Recall::new(win.positions, winner, win_claim, memory);
-        let mut holds = Recall::new(holding.positions, loser, hold_claim, memory);
+        let holding = write_proof(search, position, loser, hold_claim, writing, 0)?;
+        let mut wins = Recall::new(win.positions, winner, win_claim, writing);
+        let mut holds = Recall::new(holding.positions, loser, hold_claim, writing);
         // Each proof keeps its side to perfect play along every line it allows.
         principal_variation = line(position, |now, ply| {
             if now.to_move() == winner {

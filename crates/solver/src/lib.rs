@@ -45,7 +45,7 @@ mod solve;
 mod table;
 
 pub use breakthrough_proof::{Certificate, Claim};
-pub use certificate::extract::{ExtractError, Proof};
+pub use certificate::extract::{ExtractError, Proof, ProofWriting};
 pub use length::{check_earlier, GameLength, PartialLength, Probe, Unanswered};
 pub use limits::{Limits, Stop};
 pub use options::{Algorithm, SolveOptions, DEFAULT_PROOF_MB};

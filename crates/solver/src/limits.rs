@@ -105,6 +105,14 @@ impl Budget {
         self.others = others;
     }
 
+    /// Whether the stop flag is set: for work that counts no nodes.
+    pub fn stop_requested(&self) -> bool {
+        self.limits
+            .stop
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
+
     pub fn elapsed(&self) -> Duration {
         self.started.elapsed()
     }

@@ -46,6 +46,10 @@ pub struct SolveOptions {
     /// MiB of the extraction's memory of the positions it has written, to refer
     /// back to (a proof bigger than that is written with some positions twice).
     pub proof_mb: usize,
+    /// The certificate marks positions whose claim holds within this many plies
+    /// settled, for the verifier's own search, in place of their proofs (0: none;
+    /// see [`breakthrough_proof::settle`]).
+    pub settle_plies: u32,
     /// Threads for df-pn (the reference search uses one); see [`crate::search::parallel`].
     pub threads: usize,
     /// Ask instead whether this side wins within this many plies (df-pn only; see
@@ -109,6 +113,7 @@ impl Default for SolveOptions {
             race_rules: RaceRules::default(),
             proof: false,
             proof_mb: DEFAULT_PROOF_MB,
+            settle_plies: breakthrough_proof::DEFAULT_SETTLE_PLIES,
             threads: 1,
             within: None,
             length: false,

@@ -4,7 +4,7 @@
 use breakthrough_engine::{Color, Position, Step};
 
 use crate::certificate;
-use crate::certificate::extract::{ExtractError, Proof};
+use crate::certificate::extract::{ExtractError, Proof, ProofWriting};
 use crate::length::{self, GameLength, PartialLength};
 use crate::limits::{Budget, Limits, Stop};
 use crate::options::{Algorithm, SolveOptions};
@@ -171,10 +171,13 @@ fn prove(
         ..options.dfpn_config()
     };
     let mut search = Dfpn::new(table, &team, limits, config, observer);
-    let memory = options.proof_mb << 20;
+    let writing = ProofWriting {
+        memory: options.proof_mb << 20,
+        settle_plies: options.settle_plies,
+    };
     match plies {
-        Some(plies) => length::extract_proof(&mut search, position, winner, plies, memory),
-        None => certificate::extract::extract(&mut search, position, winner, memory),
+        Some(plies) => length::extract_proof(&mut search, position, winner, plies, writing),
+        None => certificate::extract::extract(&mut search, position, winner, writing),
     }
 }
 

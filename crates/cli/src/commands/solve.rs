@@ -96,7 +96,7 @@ pub struct SolveArgs {
     /// Also write a proof certificate of the result to this file, for `breakthrough
     /// verify` (extracted after the solve; it records the winner's strategy in full).
     /// With --length, the certificate of the length: the winner's strategy that wins
-    /// within it and the loser's that holds out one ply less (format version 2).
+    /// within it and the loser's that holds out one ply less. Format version 3.
     #[arg(long, value_name = "FILE")]
     pub proof: Option<PathBuf>,
 
@@ -107,6 +107,15 @@ pub struct SolveArgs {
     #[arg(long, value_name = "MB", default_value_t = breakthrough_solver::DEFAULT_PROOF_MB,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1 << 20))]
     pub proof_mb: usize,
+
+    /// Leave short endings to the verifier: the certificate marks each position
+    /// whose claim holds within this many plies "settled", in place of its proof,
+    /// and `verify` decides it by its own exhaustive search over the rules. More
+    /// plies make smaller certificates that take longer to verify; 0 writes every
+    /// move out.
+    #[arg(long, value_name = "PLIES", default_value_t = breakthrough_proof::DEFAULT_SETTLE_PLIES,
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(breakthrough_proof::MAX_SETTLE_PLIES)))]
+    pub settle_plies: u32,
 
     /// Also find the exact length of the game under perfect play, in plies: the
     /// winner wins as fast as it can, the loser holds out as long as it can (JSON
@@ -201,6 +210,7 @@ fn solve_options(args: &SolveArgs, position: &Position) -> anyhow::Result<SolveO
         },
         proof: args.proof.is_some(),
         proof_mb: args.proof_mb,
+        settle_plies: args.settle_plies,
         threads,
         length: args.length,
         length_earlier,

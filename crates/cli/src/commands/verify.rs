@@ -143,6 +143,8 @@ fn report_json(report: &VerifyReport, bytes: usize, seconds: f64) -> serde_json:
         "loser_replies": report.loser_replies,
         "transpositions": report.transpositions,
         "finished_games": report.finished_games,
+        "settled": report.settled,
+        "settle_plies": report.settle_plies,
         "height": report.height,
         "depth_histogram": report.depth_histogram,
         "seconds": seconds,
@@ -209,6 +211,13 @@ pub fn print_report(report: &VerifyReport, bytes: usize) {
         report.transpositions,
         report.finished_games
     );
+    if report.settled > 0 {
+        outln!(
+            "settled    {} positions, each decided by the verifier's own search of at most {} plies",
+            report.settled,
+            report.settle_plies
+        );
+    }
     match report.claim {
         Claim::HoldsOut(plies) => outln!(
             "depth      {} plies (the proof's games stop at ply {plies}, the game going on)",

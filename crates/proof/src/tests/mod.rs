@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use breakthrough_engine::{Color, Position, Step};
 
 use crate::{read_parts, replies_in_order, verify_length, write_parts};
-use crate::{Certificate, Claim, FormatError, NodeWriter, VerifyError};
+use crate::{Certificate, Claim, Encoding, FormatError, NodeWriter, VerifyError};
 
 /// Whether the side to move wins, by exhaustive search over the rules alone.
 fn wins(position: &Position, memo: &mut HashMap<Position, bool>) -> bool {
@@ -43,6 +43,29 @@ enum Tamper {
     LosingMove(usize),
     /// A transposition that names the wrong position.
     WrongReference(usize),
+    /// Mark settled a position of the winner that it does not win within the
+    /// plies the format allows, and write no proof of it.
+    FalseMark(usize),
+}
+
+/// Whether `side` forces a game won by it within `plies` plies: plain minimax over
+/// the rules, independent of the verifier's search.
+fn wins_by_minimax(position: &Position, side: Color, plies: u32) -> bool {
+    match position.winner() {
+        Some(winner) => winner == side,
+        None if plies == 0 => false,
+        None => {
+            let mut children = position
+                .steps()
+                .into_iter()
+                .map(|step| wins_by_minimax(&position.play_step(step), side, plies - 1));
+            if position.to_move() == side {
+                children.any(|won| won)
+            } else {
+                children.all(|won| won)
+            }
+        }
+    }
 }
 
 /// A test-local prover: writes a proof by exhaustive search, with the format's
@@ -57,11 +80,28 @@ struct Prover {
     loser_seen: usize,
     winner_seen: usize,
     references: usize,
+    /// Positions of the winner that could not be marked settled.
+    unsettled_seen: usize,
     tampered: bool,
 }
 
+/// Version 3 with marks of up to 3 plies: what [`Prover::prove_marking`] writes.
+const MARKS: Encoding = Encoding::Indexed { settle_plies: 3 };
+
 impl Prover {
+    /// A proof in version 3's spelling, with no position marked settled.
     fn prove(root: &Position, tamper: Tamper) -> (Certificate, bool) {
+        Prover::prove_with(root, tamper, Encoding::Indexed { settle_plies: 0 })
+    }
+
+    /// A proof in version 3's spelling that marks settled every position the
+    /// winner wins within the plies `MARKS` allows (the root aside).
+    fn prove_marking(root: &Position, tamper: Tamper) -> (Certificate, bool) {
+        Prover::prove_with(root, tamper, MARKS)
+    }
+
+    /// A proof spelled as `encoding` says, marking settled the positions it may.
+    fn prove_with(root: &Position, tamper: Tamper, encoding: Encoding) -> (Certificate, bool) {
         let mut memo = HashMap::new();
         let winner = if wins(root, &mut memo) {
             root.to_move()
@@ -72,11 +112,12 @@ impl Prover {
             winner,
             memo,
             ids: HashMap::new(),
-            writer: NodeWriter::new(Claim::Wins),
+            writer: NodeWriter::with_encoding(Claim::Wins, encoding),
             tamper,
             loser_seen: 0,
             winner_seen: 0,
             references: 0,
+            unsettled_seen: 0,
             tampered: false,
         };
         prover.node(root);
@@ -101,6 +142,21 @@ impl Prover {
             }
             return;
         }
+        let settle = self.writer.encoding().settle_plies();
+        if settle > 0 && !self.ids.is_empty() {
+            if wins_by_minimax(position, self.winner, settle) {
+                self.writer.settled();
+                return;
+            }
+            if position.to_move() == self.winner {
+                self.unsettled_seen += 1;
+                if self.tamper == Tamper::FalseMark(self.unsettled_seen) {
+                    self.tampered = true;
+                    self.writer.settled();
+                    return;
+                }
+            }
+        }
         let id = self.writer.expand();
         self.ids.insert(*position, id);
         if position.to_move() == self.winner {
@@ -120,7 +176,7 @@ impl Prover {
                     chosen = *bad;
                 }
             }
-            self.writer.winning_move(chosen);
+            self.writer.winning_move(position, chosen);
             self.node(&position.play_step(chosen));
         } else {
             self.loser_seen += 1;
@@ -151,22 +207,58 @@ fn start(size: &str) -> Position {
 fn honest_proofs_verify_and_false_claims_fail() {
     for size in ["3x4", "4x4", "5x4", "2x6", "3x5"] {
         let root = start(size);
-        let (certificate, _) = Prover::prove(&root, Tamper::None);
-        let report = certificate
-            .verify()
-            .unwrap_or_else(|e| panic!("{size}: {e}"));
-        assert_eq!(report.positions, certificate.positions());
-        let other = certificate.winner().opponent();
-        assert!(
-            certificate.with_claimed_winner(other).verify().is_err(),
-            "{size}"
-        );
-        // Through the file format.
-        let read = Certificate::from_bytes(&certificate.to_bytes()).unwrap();
-        assert_eq!(read, certificate);
-        assert!(read.verify().is_ok(), "{size}");
-        assert!(read.with_claimed_winner(other).verify().is_err(), "{size}");
+        for encoding in [
+            Encoding::Squares,
+            Encoding::Indexed { settle_plies: 0 },
+            MARKS,
+        ] {
+            let (certificate, _) = Prover::prove_with(&root, Tamper::None, encoding);
+            let report = certificate
+                .verify()
+                .unwrap_or_else(|e| panic!("{size}: {e}"));
+            assert_eq!(report.positions, certificate.positions());
+            assert_eq!(report.settled > 0, encoding == MARKS, "{size}");
+            let other = certificate.winner().opponent();
+            assert!(
+                certificate.with_claimed_winner(other).verify().is_err(),
+                "{size}"
+            );
+            // Through the file format.
+            let read = Certificate::from_bytes(&certificate.to_bytes()).unwrap();
+            assert_eq!(read, certificate);
+            assert!(read.verify().is_ok(), "{size}");
+            assert!(read.with_claimed_winner(other).verify().is_err(), "{size}");
+        }
     }
+}
+
+#[test]
+fn marks_make_proofs_smaller_and_no_longer() {
+    let root = start("4x4");
+    let plain = Prover::prove(&root, Tamper::None).0;
+    let marked = Prover::prove_marking(&root, Tamper::None).0;
+    let (plain_report, marked_report) = (plain.verify().unwrap(), marked.verify().unwrap());
+    assert!(
+        marked.stream.len() * 2 < plain.stream.len(),
+        "{} bytes marked, {} not",
+        marked.stream.len(),
+        plain.stream.len()
+    );
+    // A mark stands for its fastest win, where the plain proof plays the first
+    // winning move it finds: no game gets longer.
+    assert!(marked_report.height <= plain_report.height);
+    // The same marks with fewer plies allowed: some of them no longer hold.
+    let short = Certificate {
+        encoding: Encoding::Indexed { settle_plies: 1 },
+        ..marked.clone()
+    };
+    assert!(matches!(
+        short.verify(),
+        Err(VerifyError::Invalid {
+            problem: crate::Problem::NotSettled(1),
+            ..
+        })
+    ));
 }
 
 #[test]
@@ -179,19 +271,22 @@ fn every_kind_of_tampering_fails() {
             Tamper::DropReplyProof(at),
             Tamper::LosingMove(at),
             Tamper::WrongReference(at),
+            Tamper::FalseMark(at),
         ] {
-            let (certificate, tampered) = Prover::prove(&root, tamper);
-            if !tampered {
-                continue;
+            for prove in [Prover::prove, Prover::prove_marking] {
+                let (certificate, tampered) = prove(&root, tamper);
+                if !tampered {
+                    continue;
+                }
+                let err = certificate.verify().expect_err(&format!("{tamper:?}"));
+                *caught.entry(std::mem::discriminant(&tamper)).or_insert(0) += 1;
+                // Through the file too: the checksum is right, the proof is not.
+                let read = Certificate::from_bytes(&certificate.to_bytes()).unwrap();
+                assert_eq!(read.verify(), Err(err));
             }
-            let err = certificate.verify().expect_err(&format!("{tamper:?}"));
-            *caught.entry(std::mem::discriminant(&tamper)).or_insert(0) += 1;
-            // Through the file too: the checksum is right, the proof is not.
-            let read = Certificate::from_bytes(&certificate.to_bytes()).unwrap();
-            assert_eq!(read.verify(), Err(err));
         }
     }
-    assert_eq!(caught.len(), 4, "every kind tried");
+    assert_eq!(caught.len(), 5, "every kind tried");
     assert!(caught.values().all(|&n| n >= 10), "{caught:?}");
 }
 
@@ -272,6 +367,7 @@ struct BoundedProver {
     side_seen: usize,
     other_seen: usize,
     references: usize,
+    unsettled_seen: usize,
     tampered: bool,
 }
 
@@ -284,21 +380,33 @@ enum BoundedTamper {
     BadMove(usize),
     /// Refer back to a position written where fewer plies were left than here.
     ShortReference(usize),
+    /// Mark settled a position of the claim's side where the mark does not hold.
+    FalseMark(usize),
 }
 
 impl BoundedProver {
     fn new(side: Color, claim: Claim, tamper: BoundedTamper) -> BoundedProver {
+        BoundedProver::with_encoding(side, claim, tamper, Encoding::Indexed { settle_plies: 0 })
+    }
+
+    fn with_encoding(
+        side: Color,
+        claim: Claim,
+        tamper: BoundedTamper,
+        encoding: Encoding,
+    ) -> BoundedProver {
         BoundedProver {
             side,
             bound: claim.plies().unwrap_or(0),
             holds: matches!(claim, Claim::HoldsOut(_)),
             memo: HashMap::new(),
             ids: HashMap::new(),
-            writer: NodeWriter::new(claim),
+            writer: NodeWriter::with_encoding(claim, encoding),
             tamper,
             side_seen: 0,
             other_seen: 0,
             references: 0,
+            unsettled_seen: 0,
             tampered: false,
         }
     }
@@ -309,7 +417,25 @@ impl BoundedProver {
         claim: Claim,
         tamper: BoundedTamper,
     ) -> (Certificate, bool) {
-        let mut prover = BoundedProver::new(side, claim, tamper);
+        BoundedProver::prove_with(
+            root,
+            side,
+            claim,
+            tamper,
+            Encoding::Indexed { settle_plies: 0 },
+        )
+    }
+
+    /// A proof spelled as `encoding` says, marking settled (below the root) every
+    /// position where the mark holds.
+    fn prove_with(
+        root: &Position,
+        side: Color,
+        claim: Claim,
+        tamper: BoundedTamper,
+        encoding: Encoding,
+    ) -> (Certificate, bool) {
+        let mut prover = BoundedProver::with_encoding(side, claim, tamper, encoding);
         prover.node(root, 0);
         let tampered = prover.tampered;
         (
@@ -348,6 +474,18 @@ impl BoundedProver {
         }
     }
 
+    /// Whether a mark holds at a position with `left` plies to the bound, as the
+    /// format defines it for `settle` plies.
+    fn settles(&mut self, position: &Position, left: u32, settle: u32) -> bool {
+        if self.holds {
+            if left <= settle {
+                return !self.within(position, self.side.opponent(), left);
+            }
+            return self.within(position, self.side, settle);
+        }
+        self.within(position, self.side, settle.min(left))
+    }
+
     fn node(&mut self, position: &Position, ply: u32) {
         if position.winner().is_some() {
             return;
@@ -355,6 +493,21 @@ impl BoundedProver {
         let left = self.bound.saturating_sub(ply);
         if self.holds && left == 0 {
             return;
+        }
+        let settle = self.writer.encoding().settle_plies();
+        if settle > 0 && ply > 0 {
+            if self.settles(position, left, settle) {
+                self.writer.settled();
+                return;
+            }
+            if position.to_move() == self.side {
+                self.unsettled_seen += 1;
+                if self.tamper == BoundedTamper::FalseMark(self.unsettled_seen) {
+                    self.tampered = true;
+                    self.writer.settled();
+                    return;
+                }
+            }
         }
         if let Some(&(id, at)) = self.ids.get(position) {
             // A win's proof covers later arrivals with fewer plies left; a hold-out's
@@ -396,7 +549,7 @@ impl BoundedProver {
                     chosen = bad;
                 }
             }
-            self.writer.winning_move(chosen);
+            self.writer.winning_move(position, chosen);
             self.node(&position.play_step(chosen), ply + 1);
         } else {
             self.other_seen += 1;
@@ -435,34 +588,31 @@ fn honest_length_proofs_verify_and_tighter_bounds_fail() {
     for size in ["3x4", "4x4", "2x6", "3x5"] {
         let root = start(size);
         let (winner, length) = exact_length(&root);
-        let (win, _) = BoundedProver::prove(
-            &root,
-            winner,
-            Claim::WinsWithin(length),
-            BoundedTamper::None,
-        );
-        let (hold, _) = BoundedProver::prove(
-            &root,
-            winner.opponent(),
-            Claim::HoldsOut(length - 1),
-            BoundedTamper::None,
-        );
-        let reports = [win.verify().unwrap(), hold.verify().unwrap()];
-        assert_eq!(verify_length(&reports), Ok(length), "{size}");
-        let parts = read_parts(&write_parts(&[win.clone(), hold.clone()])).unwrap();
-        assert_eq!(parts, vec![win.clone(), hold.clone()]);
-        // One ply more than the loser can hold out: the proof of it cannot exist.
-        let (longer, _) = BoundedProver::prove(
-            &root,
-            winner.opponent(),
-            Claim::HoldsOut(length),
-            BoundedTamper::None,
-        );
-        assert!(longer.verify().is_err(), "{size}");
-        assert!(win
-            .with_claim(Claim::WinsWithin(length - 1))
-            .verify()
-            .is_err());
+        for encoding in [
+            Encoding::Squares,
+            Encoding::Indexed { settle_plies: 0 },
+            MARKS,
+        ] {
+            let prove = |side, claim| {
+                BoundedProver::prove_with(&root, side, claim, BoundedTamper::None, encoding).0
+            };
+            let win = prove(winner, Claim::WinsWithin(length));
+            let hold = prove(winner.opponent(), Claim::HoldsOut(length - 1));
+            let reports = [win.verify().unwrap(), hold.verify().unwrap()];
+            assert_eq!(verify_length(&reports), Ok(length), "{size}");
+            if encoding == MARKS {
+                assert!(reports.iter().all(|report| report.settled > 0), "{size}");
+            }
+            let parts = read_parts(&write_parts(&[win.clone(), hold.clone()])).unwrap();
+            assert_eq!(parts, vec![win.clone(), hold.clone()]);
+            // One ply more than the loser can hold out: the proof of it cannot exist.
+            let longer = prove(winner.opponent(), Claim::HoldsOut(length));
+            assert!(longer.verify().is_err(), "{size}");
+            assert!(win
+                .with_claim(Claim::WinsWithin(length - 1))
+                .verify()
+                .is_err());
+        }
     }
 }
 
@@ -476,12 +626,16 @@ fn every_kind_of_tampering_with_a_length_proof_fails() {
         (winner.opponent(), Claim::HoldsOut(length - 1)),
     ] {
         for at in 1..30 {
-            for tamper in [
-                BoundedTamper::DropReply(at),
-                BoundedTamper::BadMove(at),
-                BoundedTamper::ShortReference(at),
+            for (tamper, encoding) in [
+                (BoundedTamper::DropReply(at), Encoding::Squares),
+                (BoundedTamper::BadMove(at), Encoding::Squares),
+                (BoundedTamper::ShortReference(at), Encoding::Squares),
+                (BoundedTamper::DropReply(at), MARKS),
+                (BoundedTamper::BadMove(at), MARKS),
+                (BoundedTamper::FalseMark(at), MARKS),
             ] {
-                let (certificate, tampered) = BoundedProver::prove(&root, side, claim, tamper);
+                let (certificate, tampered) =
+                    BoundedProver::prove_with(&root, side, claim, tamper, encoding);
                 if !tampered {
                     continue;
                 }
@@ -499,6 +653,6 @@ fn every_kind_of_tampering_with_a_length_proof_fails() {
     // Both claims with each kind, except short references in a win (a reference
     // there is caught only when it makes a game too long); 4x4 has 4 arrivals that
     // an earlier hold-out does not cover.
-    assert_eq!(caught.len(), 5, "{caught:?}");
+    assert_eq!(caught.len(), 7, "{caught:?}");
     assert!(caught.values().all(|&n| n >= 3), "{caught:?}");
 }

@@ -1,8 +1,9 @@
 //! Property tests of the readers: valid certificates, mutated at random with fixed
 //! seeds, are refused with an error or still prove something true, never panic and
 //! never run long. Mutations go over the raw bytes (refused by the checksum), over
-//! the bytes with the checksum made right again (reaching the headers and zlib),
-//! and over the node streams re-compressed (reaching the verifier behind zlib).
+//! the bytes with the checksum made right again (reaching the headers and the
+//! decompressors), and over the node streams re-compressed (reaching the verifier
+//! behind them).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -10,10 +11,10 @@ use std::time::{Duration, Instant};
 
 use breakthrough_engine::{Color, Position};
 
-use super::{exact_length, start, wins, BoundedProver, BoundedTamper, Prover, Tamper};
+use super::{exact_length, start, wins, BoundedProver, BoundedTamper, Prover, Tamper, MARKS};
 use crate::{
-    read_parts, verify_directory, verify_file, write_parts, Certificate, Claim, FileError,
-    FileReport, Manifest, NodeWriter, VerifyReport, MANIFEST_FILE, TOP_FILE,
+    read_parts, verify_directory, verify_file, write_parts, Certificate, Claim, Encoding,
+    FileError, FileReport, Manifest, NodeWriter, VerifyReport, MANIFEST_FILE, TOP_FILE,
 };
 
 /// No single check may take longer: a mutation must not make the verifier loop.
@@ -178,31 +179,47 @@ fn fuzz_file(oracle: &mut Oracle, seed: u64, name: &str, bytes: &[u8], rounds: u
     eprintln!("{name}: {verdicts:?}");
 }
 
-/// Valid certificates of small boards: both versions, every claim of a file.
+/// Valid certificates of small boards: every version, every claim of a file, with
+/// positions marked settled and without.
 fn certificates() -> Vec<(String, Vec<u8>)> {
     let mut all = Vec::new();
     for size in ["3x4", "4x4", "3x5", "5x4"] {
-        let proof = Prover::prove(&start(size), Tamper::None).0;
-        all.push((format!("{size} wins (v1)"), proof.to_bytes()));
-        all.push((format!("{size} wins (v2)"), write_parts(&[proof])));
+        let old = Prover::prove_with(&start(size), Tamper::None, Encoding::Squares).0;
+        all.push((format!("{size} wins (v1)"), old.to_bytes()));
+        all.push((format!("{size} wins (v2)"), write_parts(&[old])));
+        let marked = Prover::prove_marking(&start(size), Tamper::None).0;
+        all.push((format!("{size} wins (v3, marks)"), marked.to_bytes()));
     }
     for size in ["3x4", "4x4"] {
         let root = start(size);
         let (winner, length) = exact_length(&root);
-        let prove = |side, claim| BoundedProver::prove(&root, side, claim, BoundedTamper::None).0;
-        let win = prove(winner, Claim::WinsWithin(length));
-        let hold = prove(winner.opponent(), Claim::HoldsOut(length - 1));
-        all.push((
-            format!("{size} length pair"),
-            write_parts(&[win.clone(), hold]),
-        ));
-        all.push((format!("{size} wins within"), win.to_bytes()));
+        for (version, encoding) in [("v2", Encoding::Squares), ("v3, marks", MARKS)] {
+            let prove = |side, claim| {
+                BoundedProver::prove_with(&root, side, claim, BoundedTamper::None, encoding).0
+            };
+            let win = prove(winner, Claim::WinsWithin(length));
+            let hold = prove(winner.opponent(), Claim::HoldsOut(length - 1));
+            all.push((
+                format!("{size} length pair ({version})"),
+                write_parts(&[win.clone(), hold]),
+            ));
+            all.push((format!("{size} wins within ({version})"), win.to_bytes()));
+        }
     }
-    for size in ["3x4", "4x4", "5x4"] {
-        let path =
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../results/{size}.cert"));
+    let files = ["results/3x4.cert", "results/4x4.cert", "results/5x4.cert"]
+        .into_iter()
+        .chain([
+            "src/tests/legacy/3x5-v1.cert",
+            "src/tests/legacy/5x4-length-v2.cert",
+        ]);
+    for file in files {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(if file.starts_with("results") {
+            format!("../../{file}")
+        } else {
+            file.to_string()
+        });
         let bytes = std::fs::read(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
-        all.push((format!("results/{size}.cert"), bytes));
+        all.push((file.to_string(), bytes));
     }
     all
 }
@@ -256,10 +273,8 @@ fn campaign(dir: &Path, root: &Position, depth: u32) -> Color {
     let mut exports = BTreeMap::new();
     if first.root.to_move() == winner {
         // The winner's first move leads to a position the part expands next.
-        let step = breakthrough_engine::Step {
-            from: first.stream[1],
-            to: first.stream[2],
-        };
+        // Version 3: the move is its index among the legal moves, one byte here.
+        let step = crate::replies_in_order(&first.root)[usize::from(first.stream[1])];
         let next = first.root.play_step(step);
         if next.winner().is_none() {
             exports.insert(names[0].clone(), vec![next.to_string()]);
@@ -300,7 +315,7 @@ impl Top {
                 .into_iter()
                 .find(|&step| !wins(&position.play_step(step), &mut self.memo))
                 .expect("a winning move");
-            self.nodes.winning_move(step);
+            self.nodes.winning_move(position, step);
             self.node(&position.play_step(step), ply + 1);
         } else {
             let replies = crate::replies_in_order(position);

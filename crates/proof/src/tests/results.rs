@@ -48,3 +48,25 @@ fn the_big_published_certificates_verify() {
     let (_, big) = certificates(SMALL);
     big.iter().for_each(verifies);
 }
+
+/// Certificates written by this program before version 3 (a plain win in version
+/// 1, a length in version 2) still verify, with the figures they verified with
+/// then, and a tampered copy of each still fails.
+#[test]
+fn certificates_of_the_older_versions_still_verify() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/tests/legacy");
+    for (name, version, length, positions) in [
+        ("3x5-v1.cert", 1, None, vec![7_883]),
+        ("5x4-length-v2.cert", 2, Some(16), vec![4_737, 219]),
+    ] {
+        let bytes = std::fs::read(dir.join(name)).expect("readable");
+        assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), version, "{name}");
+        let report = verify_file(&bytes).unwrap_or_else(|err| panic!("{name}: {err}"));
+        assert_eq!(report.length, length, "{name}");
+        let counts: Vec<u64> = report.reports.iter().map(|r| r.positions).collect();
+        assert_eq!(counts, positions, "{name}");
+        let parts = crate::read_parts(&bytes).unwrap();
+        let claimed = parts[0].with_claimed_winner(parts[0].winner().opponent());
+        assert!(claimed.verify().is_err(), "{name}");
+    }
+}

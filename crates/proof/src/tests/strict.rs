@@ -2,12 +2,17 @@
 //! number in a longer form than it needs, bytes after a compressed stream, and a
 //! bound on a claim that has none.
 
-use super::{start, Prover, Tamper};
+use super::{start, Prover, Tamper, MARKS};
 use crate::verify::Problem;
-use crate::{verify_file, Certificate, Claim, FileError, FormatError, VerifyError};
+use crate::{verify_file, Certificate, Claim, Encoding, FileError, FormatError, VerifyError};
 
 fn proof() -> Certificate {
     Prover::prove(&start("3x4"), Tamper::None).0
+}
+
+/// A proof spelled as versions 1 and 2.
+fn old_proof() -> Certificate {
+    Prover::prove_with(&start("3x4"), Tamper::None, Encoding::Squares).0
 }
 
 /// The body's checksum written afresh, so that only the rule under test can refuse.
@@ -43,7 +48,8 @@ fn a_number_in_a_longer_form_is_refused() {
 #[test]
 fn bytes_after_a_compressed_stream_are_refused() {
     // Version 1: the stream runs to the checksum; one byte more before it.
-    let bytes = proof().to_bytes();
+    let bytes = old_proof().to_bytes();
+    assert_eq!(bytes[8], 1);
     let mut crafted = bytes.clone();
     crafted.insert(bytes.len() - 4, 0);
     let err = Certificate::from_bytes(&resealed(crafted)).unwrap_err();
@@ -51,26 +57,65 @@ fn bytes_after_a_compressed_stream_are_refused() {
         matches!(&err, FormatError::Damaged(why) if why.contains("after its end")),
         "{err}"
     );
-    // Version 2: the part's compressed length counts one byte more than the stream.
-    let honest = proof().with_claim(Claim::HoldsOut(1));
-    let bytes = honest.to_bytes();
+    // Versions 2 and 3: the part's compressed length (8 bytes at `at`) counts one
+    // byte more than the stream.
+    for (honest, version, at) in [
+        (old_proof().with_claim(Claim::HoldsOut(1)), 2, 50),
+        (proof(), 3, 51),
+    ] {
+        let bytes = honest.to_bytes();
+        assert_eq!(bytes[8], version);
+        let mut crafted = bytes.clone();
+        crafted.insert(bytes.len() - 4, 0);
+        let length = u64::from_le_bytes(crafted[at..at + 8].try_into().unwrap()) + 1;
+        crafted[at..at + 8].copy_from_slice(&length.to_le_bytes());
+        let err = Certificate::from_bytes(&resealed(crafted)).unwrap_err();
+        assert!(
+            matches!(&err, FormatError::Damaged(why) if why.contains("after its end")),
+            "{err}"
+        );
+        // A second stream after the first is no exception.
+        let mut twice = bytes[..bytes.len() - 4].to_vec();
+        let stream = twice[at + 8..].to_vec();
+        twice.extend_from_slice(&stream);
+        let doubled = u64::from_le_bytes(twice[at..at + 8].try_into().unwrap()) * 2;
+        twice[at..at + 8].copy_from_slice(&doubled.to_le_bytes());
+        twice.extend_from_slice(&[0; 4]);
+        assert!(Certificate::from_bytes(&resealed(twice)).is_err());
+    }
+}
+
+#[test]
+fn more_plies_to_settle_than_the_format_allows_are_refused() {
+    let bytes = Prover::prove_marking(&start("4x4"), Tamper::None)
+        .0
+        .to_bytes();
+    assert!(Certificate::from_bytes(&bytes).is_ok());
+    let Encoding::Indexed { settle_plies } = MARKS else {
+        unreachable!()
+    };
+    // The part's header starts at offset 30; its fifth byte is the plies to settle.
+    assert_eq!(bytes[34], settle_plies);
+    for plies in [crate::MAX_SETTLE_PLIES as u8 + 1, 255] {
+        let mut crafted = bytes.clone();
+        crafted[34] = plies;
+        let err = Certificate::from_bytes(&resealed(crafted)).unwrap_err();
+        assert!(
+            matches!(&err, FormatError::Damaged(why) if why.contains("the format allows")),
+            "{err}"
+        );
+    }
+    // Fewer plies than the marks need: the file reads, and the proof fails.
     let mut crafted = bytes.clone();
-    crafted.insert(bytes.len() - 4, 0);
-    let length = u64::from_le_bytes(crafted[50..58].try_into().unwrap()) + 1;
-    crafted[50..58].copy_from_slice(&length.to_le_bytes());
-    let err = Certificate::from_bytes(&resealed(crafted)).unwrap_err();
-    assert!(
-        matches!(&err, FormatError::Damaged(why) if why.contains("after its end")),
-        "{err}"
-    );
-    // A second stream after the first is no exception.
-    let mut twice = bytes[..bytes.len() - 4].to_vec();
-    let stream = twice[58..].to_vec();
-    twice.extend_from_slice(&stream);
-    let doubled = u64::from_le_bytes(twice[50..58].try_into().unwrap()) * 2;
-    twice[50..58].copy_from_slice(&doubled.to_le_bytes());
-    twice.extend_from_slice(&[0; 4]);
-    assert!(Certificate::from_bytes(&resealed(twice)).is_err());
+    crafted[34] = 1;
+    let read = Certificate::from_bytes(&resealed(crafted)).unwrap();
+    assert!(matches!(
+        read.verify(),
+        Err(VerifyError::Invalid {
+            problem: Problem::NotSettled(1),
+            ..
+        })
+    ));
 }
 
 #[test]

@@ -1,10 +1,14 @@
 //! Extraction: writes the winner's strategy out of a finished search, move by move.
 //!
-//! At the winner's positions it picks, in this order, a move that reaches the goal,
-//! a move into a position the certificate already proves (a transposition costs a
-//! few bytes) or one proven elsewhere (see below), or the move df-pn proves, searching again over the same table when
-//! the table has lost the proof. At the loser's positions it takes every legal move,
-//! including those the race rules skipped (they lose to a win in one).
+//! A position below the root whose claim holds within a few plies (see
+//! [`ProofWriting::settle_plies`]) is marked settled, for the verifier to decide by
+//! its own short search: one byte in place of the subtree. At the winner's other
+//! positions it picks, in this order, a move that reaches the goal, a move into a
+//! position it can mark settled, a move into a position the certificate already
+//! proves (a transposition costs a few bytes) or one proven elsewhere (see below),
+//! or the move df-pn proves, searching again over the same table when the table has
+//! lost the proof. At the loser's positions it takes every legal move, including
+//! those the race rules skipped (they lose to a win in one).
 //!
 //! A bounded claim ([`Claim::WinsWithin`], [`Claim::HoldsOut`]) is written the same
 //! way, each position searched with the bounded question for the plies left; a
@@ -23,7 +27,8 @@
 
 use breakthrough_engine::{Color, Move, Position, Step};
 
-use breakthrough_proof::{replies_in_order, Certificate, Claim, NodeWriter};
+use breakthrough_proof::{holds_out, replies_in_order, wins_within, Certificate, Claim};
+use breakthrough_proof::{Encoding, NodeWriter, DEFAULT_SETTLE_PLIES, MAX_SETTLE_PLIES};
 
 use super::written::{Planned, WrittenPositions};
 use crate::race_rules::move_to_goal;
@@ -42,6 +47,28 @@ pub enum ExtractError {
     LoserWins(String),
     #[error("internal error: the search proved a length of {0} plies, the proof is longer")]
     TooLong(u32),
+}
+
+/// How a proof is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProofWriting {
+    /// About this many bytes of the positions written are remembered, to refer back
+    /// to (a proof bigger than that is written with some positions twice).
+    pub memory: usize,
+    /// Positions where the claim holds within this many plies are marked settled,
+    /// for the verifier's own search (0: none; at most
+    /// [`breakthrough_proof::MAX_SETTLE_PLIES`]).
+    pub settle_plies: u32,
+}
+
+impl ProofWriting {
+    /// Remembering about `memory` bytes, with the default plies to settle.
+    pub fn with_memory(memory: usize) -> ProofWriting {
+        ProofWriting {
+            memory,
+            settle_plies: DEFAULT_SETTLE_PLIES,
+        }
+    }
 }
 
 /// A certificate and the principal variation read from it.
@@ -84,10 +111,11 @@ impl Proof {
         self.certificate.positions() + self.hold.as_ref().map_or(0, Certificate::positions)
     }
 
-    /// The file's bytes: version 1 for a plain win, version 2 with its parts for a
-    /// length (see [`breakthrough_proof::format`]).
+    /// The file's bytes (see [`breakthrough_proof::format`]): version 3, or for a
+    /// proof spelled as the older versions, version 1 for a plain win and version 2
+    /// with its parts for a length.
     pub fn to_bytes(&self) -> Vec<u8> {
-        if self.certificate.claim() == Claim::Wins && self.hold.is_none() {
+        if self.hold.is_none() {
             self.certificate.to_bytes()
         } else {
             breakthrough_proof::write_parts(&self.parts())
@@ -96,10 +124,10 @@ impl Proof {
 
     /// The file format's version.
     pub fn format_version(&self) -> u16 {
-        if self.certificate.claim() == Claim::Wins && self.hold.is_none() {
-            1
-        } else {
-            2
+        match self.certificate.encoding() {
+            Encoding::Indexed { .. } => 3,
+            Encoding::Squares if self.certificate.claim() == Claim::Wins => 1,
+            Encoding::Squares => 2,
         }
     }
 }
@@ -112,16 +140,21 @@ pub(crate) struct Recall {
     /// The claim's side and its claim at the root.
     side: Color,
     claim: Claim,
-    memory: usize,
+    writing: ProofWriting,
 }
 
 impl Recall {
-    pub fn new(positions: WrittenPositions, side: Color, claim: Claim, memory: usize) -> Recall {
+    pub fn new(
+        positions: WrittenPositions,
+        side: Color,
+        claim: Claim,
+        writing: ProofWriting,
+    ) -> Recall {
         Recall {
             positions,
             side,
             claim,
-            memory,
+            writing,
         }
     }
 
@@ -136,16 +169,62 @@ impl Recall {
         if let Some((_, plan)) = self.positions.get(position) {
             return Ok(Some(plan.step));
         }
+        if let Some(step) = self.settled_step(position, ply) {
+            return Ok(Some(step));
+        }
         let claim = match self.claim {
             Claim::WinsWithin(bound) => Claim::WinsWithin(bound.saturating_sub(ply)),
             Claim::HoldsOut(bound) => Claim::HoldsOut(bound.saturating_sub(ply)),
             claim => claim,
         };
-        // The line goes on below this position: what was remembered of the rest of
-        // the proof is of no more use.
+        // The line goes on below this position, which the proof forgot: what was
+        // remembered of the rest of the proof is of no more use.
         self.positions = WrittenPositions::new(0);
-        self.positions = write_proof(search, position, self.side, claim, self.memory, 0)?.positions;
+        let written = write_proof(search, position, self.side, claim, self.writing, 0)?;
+        self.positions = written.positions;
         Ok(self.positions.get(position).map(|(_, plan)| plan.step))
+    }
+}
+
+impl Recall {
+    /// Where the proof marks `position` settled (`ply` plies below its root), the
+    /// move of the settling search's line, so that the line is as long as the
+    /// height the mark stands for: the claim's side's fastest win and the
+    /// opponent's longest resistance (near a hold-out's bound, a move that holds
+    /// out). `None` where the proof has no mark.
+    fn settled_step(&self, position: &Position, ply: u32) -> Option<Step> {
+        let settle = self.writing.settle_plies.min(MAX_SETTLE_PLIES);
+        if settle == 0 || ply == 0 || position.winner().is_some() {
+            return None;
+        }
+        let side = self.side;
+        let steps = position.steps();
+        let mut plies = settle;
+        match self.claim {
+            Claim::HoldsOut(bound) if bound.saturating_sub(ply) <= settle => {
+                let left = bound.saturating_sub(ply);
+                if !holds_out(position, side, left) {
+                    return None;
+                }
+                let holds = |step: &Step| holds_out(&position.play_step(*step), side, left - 1);
+                return if position.to_move() == side {
+                    steps.into_iter().find(holds)
+                } else {
+                    steps.first().copied()
+                };
+            }
+            Claim::WinsWithin(bound) => plies = plies.min(bound.saturating_sub(ply)),
+            _ => {}
+        }
+        let depth = wins_within(position, side, plies)?;
+        let after = |step: &Step| wins_within(&position.play_step(*step), side, depth - 1);
+        if position.to_move() == side {
+            steps
+                .into_iter()
+                .find(|step| after(step) == Some(depth - 1))
+        } else {
+            steps.into_iter().max_by_key(after)
+        }
     }
 }
 
@@ -174,6 +253,7 @@ struct Extractor<'s, 'a> {
     claim: Claim,
     positions: WrittenPositions,
     writer: NodeWriter,
+    settle_plies: u32,
     /// The positions marked proven elsewhere, each once.
     given: Vec<Key>,
     given_seen: hashbrown::HashSet<Key>,
@@ -183,18 +263,18 @@ struct Extractor<'s, 'a> {
     exported: Vec<Position>,
 }
 
-/// Extracts a proof that `winner` wins `root`, which `search` has proven, keeping
-/// at most about `memory` bytes of the positions written to refer back to.
+/// Extracts a proof that `winner` wins `root`, which `search` has proven, written
+/// as `writing` says.
 pub(crate) fn extract(
     search: &mut Dfpn<'_>,
     root: &Position,
     winner: Color,
-    memory: usize,
+    writing: ProofWriting,
 ) -> Result<Proof, ExtractError> {
     let nodes_before = search.nodes();
     let started = std::time::Instant::now();
-    let written = write_proof(search, root, winner, Claim::Wins, memory, 0)?;
-    let mut recall = Recall::new(written.positions, winner, Claim::Wins, memory);
+    let written = write_proof(search, root, winner, Claim::Wins, writing, 0)?;
+    let mut recall = Recall::new(written.positions, winner, Claim::Wins, writing);
     let principal_variation = line(root, |position, ply| recall.step(search, position, ply))?;
     Ok(Proof {
         certificate: written.certificate,
@@ -223,24 +303,28 @@ pub(crate) struct Written {
 }
 
 /// Writes the proof of `claim` about `winner` at `root`, which `search` proves (its
-/// table holds the proof, or what it has lost is searched again), remembering at
-/// most about `memory` bytes of the positions written, and exporting the positions
-/// whose proofs expand at least `export_min` positions (0: none; see
-/// [`Written::exported`]).
+/// table holds the proof, or what it has lost is searched again), as `writing`
+/// says, exporting the positions whose proofs expand at least `export_min`
+/// positions (0: none; see [`Written::exported`]).
 pub(crate) fn write_proof(
     search: &mut Dfpn<'_>,
     root: &Position,
     winner: Color,
     claim: Claim,
-    memory: usize,
+    writing: ProofWriting,
     export_min: u64,
 ) -> Result<Written, ExtractError> {
+    let settle_plies = writing.settle_plies.min(MAX_SETTLE_PLIES);
+    let encoding = Encoding::Indexed {
+        settle_plies: settle_plies as u8,
+    };
     let mut extractor = Extractor {
         search,
         winner,
         claim,
-        positions: WrittenPositions::new(memory),
-        writer: NodeWriter::new(claim),
+        positions: WrittenPositions::new(writing.memory),
+        writer: NodeWriter::with_encoding(claim, encoding),
+        settle_plies,
         given: Vec::new(),
         given_seen: hashbrown::HashSet::new(),
         export_min,
@@ -275,6 +359,27 @@ impl Extractor<'_, '_> {
         }
     }
 
+    /// Whether a mark settles `position`, `left` plies from the bound (as the
+    /// format defines it; see [`breakthrough_proof::settle`]): the height the mark
+    /// stands for, or `None`.
+    fn settles(&self, position: &Position, left: u32) -> Option<u32> {
+        let plies = self.settle_plies;
+        if plies == 0 || position.winner().is_some() {
+            return None;
+        }
+        let plies = match self.claim {
+            Claim::HoldsOut(_) if left <= plies => {
+                return holds_out(position, self.winner, left).then_some(left);
+            }
+            Claim::WinsWithin(_) => plies.min(left),
+            _ => plies,
+        };
+        if !may_win_within(position, self.winner, plies) {
+            return None;
+        }
+        wins_within(position, self.winner, plies)
+    }
+
     /// Whether the claim may take `position` as proven elsewhere: a position below
     /// the root (the root is what the proof is for), proven won by the winner.
     fn is_given(&self, position: &Position, ply: u32) -> bool {
@@ -301,6 +406,12 @@ impl Extractor<'_, '_> {
         if matches!(self.claim, Claim::HoldsOut(_)) && left == 0 {
             return Ok(0);
         }
+        if ply > 0 {
+            if let Some(height) = self.settles(position, left) {
+                self.writer.settled();
+                return Ok(height);
+            }
+        }
         if let Some((id, plan)) = self.positions.get(position) {
             if self.covers(plan, left) {
                 self.writer.refer(id);
@@ -316,13 +427,14 @@ impl Extractor<'_, '_> {
             // Its height is the other proof's, unknown here.
             return Ok(0);
         }
+        self.search.check_stop()?;
         let id = self.writer.expand();
         let ply = u16::try_from(ply).unwrap_or(u16::MAX);
         self.positions.insert(position, id, ply, Planned::NONE);
         let next_ply = u32::from(ply) + 1;
         let (step, height) = if position.to_move() == self.winner {
             let step = self.winning_move(position, left)?;
-            self.writer.winning_move(step);
+            self.writer.winning_move(position, step);
             let next = position.play_step(step);
             let height = match next.winner() {
                 Some(_) => 1,
@@ -370,6 +482,13 @@ impl Extractor<'_, '_> {
             _ => {}
         }
         let after = left.saturating_sub(1);
+        if let Some(step) = position
+            .steps()
+            .into_iter()
+            .find(|&step| self.settles(&position.play_step(step), after).is_some())
+        {
+            return Ok(step);
+        }
         if let Some(step) = position.steps().into_iter().find(|&step| {
             let next = position.play_step(step);
             self.is_given(&next, 1)
@@ -391,4 +510,32 @@ impl Extractor<'_, '_> {
             _ => Err(ExtractError::NoWinningMove(position.to_string())),
         }
     }
+}
+
+/// Whether `side` may win within `plies` plies from `position`, by a quick count
+/// that never says no to a win: it must reach the goal or capture every piece of
+/// the other side in the moves it makes. (A win by leaving the other side without
+/// a move is missed, which only costs a mark.)
+fn may_win_within(position: &Position, side: Color, plies: u32) -> bool {
+    let moves = if position.to_move() == side {
+        plies.div_ceil(2)
+    } else {
+        plies / 2
+    };
+    if moves == 0 {
+        return false;
+    }
+    if position.pieces(side.opponent()).len() <= moves {
+        return true;
+    }
+    let board = position.board();
+    let pieces = position.pieces(side);
+    // The ranks from which `moves` moves can reach the goal.
+    (0..moves).any(|away| {
+        let rank = match side {
+            Color::White => board.height() - 2 - away.min(board.height() - 2),
+            Color::Black => 1 + away.min(board.height() - 2),
+        };
+        !(pieces & board.rank(rank)).is_empty()
+    })
 }

@@ -87,6 +87,8 @@ fn proofs_written_in_little_memory_still_verify() {
                 proof: true,
                 proof_mb,
                 length,
+                // Every ending written out: proofs big enough to overflow 1 MiB.
+                settle_plies: 0,
                 ..SolveOptions::default()
             };
             solve(&root, &options, &mut |_| {}).proof.unwrap().unwrap()

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use breakthrough_engine::{Color, Position, Step};
 
-use crate::certificate::extract::{self, ExtractError};
+use crate::certificate::extract::{self, ExtractError, ProofWriting};
 use crate::certificate::{Certificate, Claim};
 use crate::limits::{Limits, Stop};
 use crate::progress::{Phase, Progress};
@@ -120,14 +120,14 @@ impl<'a> BoundedSearch<'a> {
 
     /// Writes the proof that `winner` wins the settled position with `claim`,
     /// searching again what the table has lost, until done or `stop` is set;
-    /// remembers at most about `memory` bytes of the positions written. Returns
+    /// written as `writing` says. Returns
     /// the proof and the nodes its searches took.
     pub fn prove(
         &mut self,
         stop: Option<Arc<AtomicBool>>,
         winner: Color,
         claim: Claim,
-        memory: usize,
+        writing: ProofWriting,
         export_min: u64,
     ) -> (Result<WrittenProof, ExtractError>, u64) {
         let limits = Limits {
@@ -145,7 +145,7 @@ impl<'a> BoundedSearch<'a> {
             &self.position,
             winner,
             claim,
-            memory,
+            writing,
             export_min,
         );
         self.proven_hits += extraction.proven_hits();

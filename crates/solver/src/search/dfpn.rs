@@ -192,6 +192,15 @@ impl<'a> Dfpn<'a> {
         self.budget.nodes()
     }
 
+    /// Stops work that searches no nodes (a proof's extraction, which may write
+    /// much with the table alone) when the search would stop.
+    pub fn check_stop(&self) -> Result<(), Stop> {
+        if self.team.halted() || self.budget.stop_requested() {
+            return Err(Stop::Interrupted);
+        }
+        Ok(())
+    }
+
     /// What the race rules decided.
     pub fn race_rules(&self) -> RaceRuleStats {
         self.race_rules
