@@ -160,11 +160,13 @@ fn compressed_lengths(bytes: &[u8]) -> Vec<u64> {
         // The header, then the stream, then the checksum.
         return vec![bytes.len() as u64 - 46 - 4];
     }
+    // Version 3's part header has one byte more, before the lengths.
+    let extra = usize::from(bytes[8..10] == 3u16.to_le_bytes());
     let mut at = 30;
     (0..bytes[29])
         .map(|_| {
-            let length = u64_at(at + 20);
-            at += 28 + length as usize;
+            let length = u64_at(at + 20 + extra);
+            at += 28 + extra + length as usize;
             length
         })
         .collect()

@@ -34,7 +34,15 @@ impl NodeWriter {
     }
 
     /// An empty stream for a proof of `claim`, spelled as `encoding` says.
+    ///
+    /// # Panics
+    /// If `encoding` leaves more plies to the verifier than the format allows
+    /// ([`crate::MAX_SETTLE_PLIES`]).
     pub fn with_encoding(claim: Claim, encoding: Encoding) -> NodeWriter {
+        assert!(
+            encoding.settle_plies() <= crate::MAX_SETTLE_PLIES,
+            "{encoding:?}: more plies to settle than the format allows"
+        );
         let given_tag = claim == Claim::WinsGiven;
         let settled_tag = matches!(encoding, Encoding::Indexed { .. });
         NodeWriter {

@@ -6,7 +6,7 @@ use breakthrough_engine::{Color, Position, Step};
 use crate::certificate::{Certificate, Encoding};
 use crate::claim::Claim;
 use crate::nodes::replies_in_order;
-use crate::settle::settles;
+use crate::settle::{settles, MAX_SETTLE_PLIES};
 use crate::varint::{self, VarintError};
 
 /// What a valid certificate contains.
@@ -319,7 +319,8 @@ impl Checker<'_> {
     /// A position marked settled: decides it by the bounded search the format
     /// allows; returns the height the mark stands for.
     fn settled(&mut self, position: &Position, ply: u32) -> Result<u32, Problem> {
-        let plies = self.encoding.settle_plies();
+        // A certificate made in memory may ask for more; the format never does.
+        let plies = self.encoding.settle_plies().min(MAX_SETTLE_PLIES);
         let height = settles(position, self.winner, self.hold, self.win_bound, ply, plies)
             .ok_or(Problem::NotSettled(plies))?;
         self.report.settled += 1;

@@ -17,6 +17,16 @@ const MEMORY_LIMIT_KB: u32 = 128 << 10;
 /// Output read per step, so that a lying length costs no memory up front.
 const CHUNK: u64 = 1 << 20;
 
+/// The most a stream may expand, in bytes per compressed byte (zlib's own limit is
+/// about 1,032), beyond a small allowance: honest node streams expand 4 to 8
+/// times, and a declared length past this is refused before anything is read.
+const MAX_EXPANSION: u64 = 1024;
+const EXPANSION_ALLOWANCE: u64 = 1 << 16;
+
+/// The stream flags of an xz stream with no check of its own, in its header (after
+/// the 6-byte magic) and its footer (before the 2-byte magic).
+const NO_CHECK: [u8; 2] = [0, 0];
+
 /// `stream`, compressed.
 pub(crate) fn compress(stream: &[u8]) -> Vec<u8> {
     let mut options = XzOptions::with_preset(PRESET);
@@ -38,6 +48,21 @@ pub(crate) fn compress(stream: &[u8]) -> Vec<u8> {
 /// the error says what is wrong with it.
 pub(crate) fn decompress(compressed: &[u8], length: u64) -> Result<Vec<u8>, String> {
     let damaged = |why: String| format!("compressed stream: {why}");
+    let most = (compressed.len() as u64)
+        .saturating_mul(MAX_EXPANSION)
+        .saturating_add(EXPANSION_ALLOWANCE);
+    if length > most {
+        return Err(damaged(format!(
+            "{} bytes cannot hold the {length} declared",
+            compressed.len()
+        )));
+    }
+    // One spelling: the file's CRC-32 covers the stream, so it has no check of its
+    // own (the decoder checks the rest of the container, and the footer's copy of
+    // the flags below).
+    if compressed.get(6..8) != Some(&NO_CHECK[..]) {
+        return Err(damaged("an xz stream with a check of its own".into()));
+    }
     let mut reader = XzReader::new_mem_limit(compressed, false, MEMORY_LIMIT_KB);
     let mut stream = Vec::new();
     loop {
@@ -57,6 +82,11 @@ pub(crate) fn decompress(compressed: &[u8], length: u64) -> Result<Vec<u8>, Stri
     let after = reader.into_inner().len();
     if after > 0 {
         return Err(damaged(format!("{after} bytes after its end")));
+    }
+    if compressed.get(compressed.len().saturating_sub(4)..compressed.len() - 2)
+        != Some(&NO_CHECK[..])
+    {
+        return Err(damaged("an xz stream with a check of its own".into()));
     }
     if stream.len() as u64 != length {
         return Err(format!(
@@ -88,5 +118,22 @@ mod tests {
         assert!(err.contains("after its end"), "{err}");
         // An empty stream is a stream too.
         assert_eq!(decompress(&compress(&[]), 0).unwrap(), Vec::<u8>::new());
+        // A length the bytes cannot hold is refused before anything is read.
+        let err = decompress(&packed, packed.len() as u64 * 2000).unwrap_err();
+        assert!(err.contains("cannot hold"), "{err}");
+    }
+
+    #[test]
+    fn a_stream_with_a_check_of_its_own_is_a_second_spelling() {
+        let stream = vec![7u8; 1000];
+        for check in [CheckType::Crc32, CheckType::Crc64] {
+            let mut options = XzOptions::with_preset(0);
+            options.set_check_sum_type(check);
+            let mut writer = XzWriter::new(Vec::new(), options).unwrap();
+            writer.write_all(&stream).unwrap();
+            let packed = writer.finish().unwrap();
+            let err = decompress(&packed, stream.len() as u64).unwrap_err();
+            assert!(err.contains("check of its own"), "{check:?}: {err}");
+        }
     }
 }
