@@ -116,46 +116,12 @@ mod tests {
     use super::*;
     use breakthrough_engine::Board;
 
-    /// The fewest plies to a forced win for `side`, by plain exhaustive minimax with
-    /// no ordering and no shortcut, up to `limit` (`None` beyond).
+    use crate::tests::forces_by_minimax;
+
+    /// The fewest plies to a forced win for `side`, by plain exhaustive minimax, up
+    /// to `limit` (`None` beyond).
     fn plain(position: &Position, side: Color, limit: u32) -> Option<u32> {
-        (0..=limit).find(|&depth| plain_forces(position, side, depth))
-    }
-
-    fn plain_forces(position: &Position, side: Color, depth: u32) -> bool {
-        match position.winner() {
-            Some(winner) => winner == side,
-            None if depth == 0 => false,
-            None => {
-                let mut children = position
-                    .steps()
-                    .into_iter()
-                    .map(|step| plain_forces(&position.play_step(step), side, depth - 1));
-                if position.to_move() == side {
-                    children.any(|won| won)
-                } else {
-                    children.all(|won| won)
-                }
-            }
-        }
-    }
-
-    fn plain_holds(position: &Position, side: Color, depth: u32) -> bool {
-        match position.winner() {
-            Some(winner) => winner == side,
-            None if depth == 0 => true,
-            None => {
-                let mut children = position
-                    .steps()
-                    .into_iter()
-                    .map(|step| plain_holds(&position.play_step(step), side, depth - 1));
-                if position.to_move() == side {
-                    children.any(|held| held)
-                } else {
-                    children.all(|held| held)
-                }
-            }
-        }
+        (0..=limit).find(|&depth| forces_by_minimax(position, side, depth, false))
     }
 
     /// Random positions of a game between random players, at every ply.
@@ -195,7 +161,7 @@ mod tests {
                     for plies in 0..=3 {
                         assert_eq!(
                             holds_out(&position, side, plies),
-                            plain_holds(&position, side, plies),
+                            forces_by_minimax(&position, side, plies, true),
                             "{position} holds {plies} for {side}"
                         );
                     }

@@ -51,14 +51,26 @@ enum Tamper {
 /// Whether `side` forces a game won by it within `plies` plies: plain minimax over
 /// the rules, independent of the verifier's search.
 fn wins_by_minimax(position: &Position, side: Color, plies: u32) -> bool {
+    forces_by_minimax(position, side, plies, false)
+}
+
+/// Whether `side` forces, within `plies` plies, a game won by it or (with
+/// `horizon`) one still going on after them: plain minimax over the rules, with no
+/// ordering and no shortcut, to check the verifier's search against.
+pub(crate) fn forces_by_minimax(
+    position: &Position,
+    side: Color,
+    plies: u32,
+    horizon: bool,
+) -> bool {
     match position.winner() {
         Some(winner) => winner == side,
-        None if plies == 0 => false,
+        None if plies == 0 => horizon,
         None => {
             let mut children = position
                 .steps()
                 .into_iter()
-                .map(|step| wins_by_minimax(&position.play_step(step), side, plies - 1));
+                .map(|step| forces_by_minimax(&position.play_step(step), side, plies - 1, horizon));
             if position.to_move() == side {
                 children.any(|won| won)
             } else {
