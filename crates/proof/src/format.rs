@@ -94,8 +94,9 @@
 
 use breakthrough_engine::{Bitboard, Board, Color, Position};
 
-use crate::certificate::{Certificate, Encoding};
+use crate::certificate::Certificate;
 use crate::claim::Claim;
+use crate::encoding::Encoding;
 use crate::settle::MAX_SETTLE_PLIES;
 use crate::zlib::{deflate, inflate};
 use crate::{xz, zlib};

@@ -46,6 +46,7 @@
 mod certificate;
 mod claim;
 mod directory;
+mod encoding;
 mod file;
 pub mod format;
 mod identity;
@@ -59,11 +60,12 @@ mod zlib;
 #[cfg(test)]
 mod tests;
 
-pub use certificate::{Certificate, Encoding};
+pub use certificate::Certificate;
 pub use claim::Claim;
 pub use directory::{
     verify_directory, CampaignReport, Manifest, Rejected, MANIFEST_FILE, TOP_FILE,
 };
+pub use encoding::Encoding;
 pub use file::{verify_file, verify_length, FileError, FileReport};
 pub use format::{read_parts, write_parts, FormatError};
 pub use identity::Identity;

@@ -3,8 +3,8 @@
 
 use breakthrough_engine::{Position, Step};
 
-use crate::certificate::Encoding;
 use crate::claim::Claim;
+use crate::encoding::Encoding;
 use crate::settle::DEFAULT_SETTLE_PLIES;
 use crate::varint;
 

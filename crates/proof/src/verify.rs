@@ -3,8 +3,9 @@
 
 use breakthrough_engine::{Color, Position, Step};
 
-use crate::certificate::{Certificate, Encoding};
+use crate::certificate::Certificate;
 use crate::claim::Claim;
+use crate::encoding::Encoding;
 use crate::nodes::replies_in_order;
 use crate::settle::{settles, MAX_SETTLE_PLIES};
 use crate::varint::{self, VarintError};
@@ -102,7 +103,7 @@ pub enum Problem {
     OverlongNumber,
     #[error("the winner's move {0} is not legal")]
     IllegalMove(String),
-    #[error("the winner's move is number {index} of {legal} legal moves")]
+    #[error("the winner's move is index {index}, past the {legal} legal moves")]
     MoveIndex { index: u64, legal: usize },
     #[error("the position is marked settled, but the claim does not hold within {0} plies")]
     NotSettled(u32),

@@ -6,6 +6,7 @@
 
 mod mutations;
 mod results;
+mod settle;
 mod strict;
 
 use std::collections::HashMap;

@@ -1,0 +1,74 @@
+//! The verifier's bounded search (`crate::settle`) against plain minimax with no
+//! ordering and no shortcut, on positions of random games.
+
+use std::collections::HashMap;
+
+use breakthrough_engine::{Board, Color, Position};
+
+use super::forces_by_minimax;
+use crate::settle::{holds_out, wins_within, MAX_SETTLE_PLIES};
+
+/// The fewest plies to a forced win for `side`, by plain exhaustive minimax, up
+/// to `limit` (`None` beyond).
+fn plain(position: &Position, side: Color, limit: u32) -> Option<u32> {
+    (0..=limit).find(|&depth| forces_by_minimax(position, side, depth, false))
+}
+
+/// Random positions of a game between random players, at every ply.
+fn random_positions(board: Board, games: usize, seed: u64) -> Vec<Position> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut seen = HashMap::new();
+    for _ in 0..games {
+        let mut position = Position::start(board);
+        while position.winner().is_none() {
+            seen.insert(position, ());
+            let steps = position.steps();
+            position = position.play_step(steps[rng.usize(..steps.len())]);
+        }
+    }
+    let mut positions: Vec<Position> = seen.into_keys().collect();
+    positions.sort_by_key(|position| position.to_string());
+    positions
+}
+
+#[test]
+fn the_search_agrees_with_plain_minimax() {
+    let mut wins = 0;
+    let mut checked = 0;
+    for (board, seed) in [
+        (Board::new(3, 5).unwrap(), 1),
+        (Board::new(5, 5).unwrap(), 2),
+    ] {
+        for position in random_positions(board, 60, seed) {
+            for side in [Color::White, Color::Black] {
+                let expected = plain(&position, side, MAX_SETTLE_PLIES);
+                assert_eq!(
+                    wins_within(&position, side, MAX_SETTLE_PLIES),
+                    expected,
+                    "{position} for {side}"
+                );
+                wins += usize::from(expected.is_some_and(|d| d > 0));
+                for plies in 0..=3 {
+                    assert_eq!(
+                        holds_out(&position, side, plies),
+                        forces_by_minimax(&position, side, plies, true),
+                        "{position} holds {plies} for {side}"
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    // The test means something only if both answers occur often.
+    assert!(wins > 50 && checked - wins > 50, "{wins} wins of {checked}");
+}
+
+#[test]
+fn a_win_in_one_and_none() {
+    // White on b4 of 3x5 reaches the goal at once; Black, on a3, is two moves away.
+    let position: Position = "3/1W1/B2/3/3 w".parse().unwrap();
+    assert_eq!(wins_within(&position, Color::White, 5), Some(1));
+    assert_eq!(wins_within(&position, Color::Black, 5), None);
+    assert!(!holds_out(&position, Color::Black, 1));
+    assert!(holds_out(&position, Color::Black, 0));
+}
