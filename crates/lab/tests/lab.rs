@@ -400,10 +400,16 @@ fn census_of_a_committed_certificate() {
     };
     for part in parts {
         let total = part["stream_bytes"].as_u64().unwrap();
-        let kinds: u64 = ["winner_nodes", "loser_nodes", "references", "given"]
-            .iter()
-            .map(|kind| part[kind]["bytes"].as_u64().unwrap())
-            .sum();
+        let kinds: u64 = [
+            "winner_nodes",
+            "loser_nodes",
+            "references",
+            "given",
+            "settled",
+        ]
+        .iter()
+        .map(|kind| part[kind]["bytes"].as_u64().unwrap())
+        .sum();
         assert_eq!(kinds, total, "{part}");
         assert_eq!(sum(&part["bytes_by_ply"]), total, "{part}");
         assert_eq!(sum(&part["bytes_by_plies_left"]), total, "{part}");
