@@ -98,9 +98,11 @@ fn a_renamed_flag_still_reads() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../results/4x4.json");
     // The results written before the rename said `patterns`; those since,
     // `race_rules`.
-    let text = std::fs::read_to_string(path)
-        .unwrap()
-        .replacen("\"race_rules\": true", "\"patterns\": true", 1);
+    let text = std::fs::read_to_string(path).unwrap().replacen(
+        "\"race_rules\": true",
+        "\"patterns\": true",
+        1,
+    );
     assert!(text.contains("\"patterns\": true"));
     let result = SolveResult::from_json(&text).unwrap();
     assert!(result.solver.race_rules);
