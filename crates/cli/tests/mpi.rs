@@ -124,7 +124,7 @@ fn campaigns_over_mpi_agree_with_the_reference() {
         "5x5",
         &start.to_string(),
         20_000,
-        &["--export-min", "20"],
+        &["--export-min", "3"],
     );
     assert_eq!(verified_winner(&output, &dir), Color::Black);
     let stderr = text(&output.stderr);
