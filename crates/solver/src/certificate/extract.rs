@@ -4,8 +4,7 @@
 //! [`ProofWriting::settle_plies`]) is marked settled, for the verifier to decide by
 //! its own short search: one byte in place of the subtree. At the winner's other
 //! positions it picks, in this order, a move that reaches the goal, a move into a
-//! position it can mark settled, a move into a position the certificate already
-//! proves (a transposition costs a few bytes) or one proven elsewhere (see below),
+//! position the certificate already proves (a transposition costs a few bytes) or one proven elsewhere (see below),
 //! or the move df-pn proves, searching again over the same table when the table has
 //! lost the proof. At the loser's positions it takes every legal move, including
 //! those the race rules skipped (they lose to a win in one).
@@ -482,13 +481,6 @@ impl Extractor<'_, '_> {
             _ => {}
         }
         let after = left.saturating_sub(1);
-        if let Some(step) = position
-            .steps()
-            .into_iter()
-            .find(|&step| self.settles(&position.play_step(step), after).is_some())
-        {
-            return Ok(step);
-        }
         if let Some(step) = position.steps().into_iter().find(|&step| {
             let next = position.play_step(step);
             self.is_given(&next, 1)
