@@ -51,6 +51,7 @@ mod file;
 pub mod format;
 mod identity;
 mod nodes;
+pub mod outline;
 pub mod settle;
 mod varint;
 mod verify;

@@ -5,6 +5,7 @@
 //! with.
 
 mod mutations;
+mod outline;
 mod results;
 mod settle;
 mod strict;
