@@ -29,7 +29,7 @@ macro_rules! out {
 }
 
 pub mod output;
-pub mod results;
+pub use breakthrough_result::directory as results;
 pub mod svg;
 pub mod system;
 pub mod text;

@@ -42,6 +42,7 @@ enum Command {
     Show(commands::show::ShowArgs),
     Bench(commands::bench::BenchArgs),
     Schema(commands::schema::SchemaArgs),
+    Serve(commands::serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -57,6 +58,7 @@ fn main() -> ExitCode {
         Command::Show(args) => commands::show::run(args),
         Command::Bench(args) => commands::bench::run(args),
         Command::Schema(args) => commands::schema::run(args),
+        Command::Serve(args) => commands::serve::run(args),
     };
     match result {
         Ok(code) => code,

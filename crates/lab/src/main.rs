@@ -16,6 +16,7 @@ mod files;
 mod growth;
 mod headline;
 mod lengths;
+mod load;
 mod picture;
 mod published;
 mod report;
@@ -40,6 +41,7 @@ enum Command {
     Report(report::ReportArgs),
     Bench(bench_solve::SolveBenchArgs),
     Census(census::CensusArgs),
+    Load(load::LoadArgs),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +50,7 @@ fn main() -> ExitCode {
         Command::Report(args) => report::run(args),
         Command::Bench(args) => bench_solve::run(args),
         Command::Census(args) => census::run(args),
+        Command::Load(args) => load::run(args),
     };
     match result {
         Ok(code) => code,

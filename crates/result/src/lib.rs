@@ -21,6 +21,7 @@
 #![forbid(unsafe_code)]
 
 mod campaign;
+pub mod directory;
 mod numbers;
 mod proof;
 mod solve;

@@ -8,6 +8,7 @@ pub mod inspect;
 pub mod perft;
 pub mod reproduce;
 pub mod schema;
+pub mod serve;
 pub mod show;
 pub mod solve;
 pub mod verify;

@@ -2,8 +2,8 @@
 
 use std::path::Path;
 
+use crate::{CampaignStatus, SolveResult};
 use anyhow::Context;
-use breakthrough_result::{CampaignStatus, SolveResult};
 use serde::Deserialize;
 
 /// A solve result file of the results directory.
@@ -41,11 +41,7 @@ pub fn read_results(dir: &Path) -> anyhow::Result<Vec<Solved>> {
         results.push(Solved { board, result });
     }
     // Smallest board first; anything unparsable last.
-    results.sort_by_key(|r| {
-        r.board
-            .parse::<breakthrough_engine::Board>()
-            .map_or((u32::MAX, 0, 0), |b| (b.squares(), b.height(), b.width()))
-    });
+    results.sort_by_key(|r| board_size(&r.board).map_or((u32::MAX, 0, 0), |(w, h)| (w * h, h, w)));
     Ok(results)
 }
 
@@ -94,4 +90,10 @@ pub fn read_campaign(path: &Path) -> anyhow::Result<CampaignStatus> {
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     serde_json::from_str(&text)
         .with_context(|| format!("{} is not a campaign's status", path.display()))
+}
+
+/// The columns and rows of a board's name `WxH`, if it is one.
+fn board_size(name: &str) -> Option<(u32, u32)> {
+    let (width, height) = name.split_once('x')?;
+    Some((width.parse().ok()?, height.parse().ok()?))
 }

@@ -1,0 +1,262 @@
+//! Answers built from the store, with the solver pool for what it lacks.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use breakthrough_engine::{Color, Move, Position};
+use breakthrough_result::Side;
+use tokio::time::Instant;
+
+use crate::api::{MainLine, MoveAnswer, MoveOutcome, PositionAnswer, Source};
+use crate::solving::{Pool, Queued};
+use crate::store::{Known, Store, StoreError};
+
+/// The most moves a main line holds: more than the longest game on any board.
+const MAX_LINE: usize = 240;
+
+/// The store and the solver pool, with the budget of a request.
+#[derive(Debug)]
+pub struct Answers {
+    store: Arc<Store>,
+    pool: Pool,
+    /// How long a request waits for a solve.
+    move_time: Duration,
+}
+
+/// What the store knows of a position and of the position after each legal move.
+pub(crate) struct Lookup {
+    own: Option<Known>,
+    moves: Vec<(Move, Position, Option<Known>)>,
+}
+
+/// What `store` knows of `position` and of the position after each legal move.
+pub(crate) fn lookup(store: &Store, position: &Position) -> Result<Lookup, StoreError> {
+    let moves: Vec<_> = position
+        .legal_moves()
+        .into_iter()
+        .map(|mv| (mv, position.play(mv)))
+        .collect();
+    let mut positions = Vec::with_capacity(moves.len() + 1);
+    positions.push(*position);
+    positions.extend(moves.iter().map(|(_, child)| *child));
+    let mut known = store.get_all(&positions)?.into_iter();
+    let own = known.next().flatten();
+    Ok(Lookup {
+        own,
+        moves: moves
+            .into_iter()
+            .zip(known)
+            .map(|((mv, child), known)| (mv, child, known))
+            .collect(),
+    })
+}
+
+impl Lookup {
+    pub(crate) fn is_complete(&self) -> bool {
+        self.moves.iter().all(|(_, _, known)| known.is_some())
+    }
+
+    /// The move of perfect play, when every move is known: the fastest win, or else
+    /// the longest loss; ties go to the first in the legal moves' order.
+    pub(crate) fn best(&self, mover: Color) -> Option<Move> {
+        if !self.is_complete() {
+            return None;
+        }
+        let rank = |known: Known| {
+            if known.winner == mover {
+                (0, i64::from(known.length))
+            } else {
+                (1, -i64::from(known.length))
+            }
+        };
+        self.moves
+            .iter()
+            .filter_map(|(mv, _, known)| known.map(|known| (rank(known), *mv)))
+            .min_by_key(|(rank, _)| *rank)
+            .map(|(_, mv)| mv)
+    }
+
+    /// The position's value: stored, or else found from its moves when they are all
+    /// known (the fastest win, or else the longest loss).
+    fn value(&self, mover: Color) -> Option<Known> {
+        if self.own.is_some() || !self.is_complete() || self.moves.is_empty() {
+            return self.own;
+        }
+        let lengths = || self.moves.iter().filter_map(|(_, _, known)| *known);
+        let fastest_win = lengths()
+            .filter(|known| known.winner == mover)
+            .map(|known| known.length + 1)
+            .min();
+        let longest_loss = lengths().map(|known| known.length + 1).max();
+        Some(match fastest_win {
+            Some(length) => Known {
+                winner: mover,
+                length,
+            },
+            None => Known {
+                winner: mover.opponent(),
+                length: longest_loss.unwrap_or(0),
+            },
+        })
+    }
+}
+
+impl Answers {
+    pub fn new(store: Arc<Store>, pool: Pool, move_time: Duration) -> Answers {
+        Answers {
+            store,
+            pool,
+            move_time,
+        }
+    }
+
+    /// The deadline of a request that starts now.
+    pub fn deadline(&self) -> Instant {
+        Instant::now() + self.move_time
+    }
+
+    /// Stops the solver pool.
+    pub fn shutdown(&self) {
+        self.pool.shutdown();
+    }
+
+    fn lookup(&self, position: &Position) -> Result<Lookup, StoreError> {
+        lookup(&self.store, position)
+    }
+
+    /// `position`'s answer: from the store, or solved within the request's budget
+    /// (until `deadline`), or partly unknown while its solve goes on.
+    pub async fn position(
+        &self,
+        position: &Position,
+        deadline: Instant,
+    ) -> Result<PositionAnswer, StoreError> {
+        if position.winner().is_some() {
+            return Ok(game_over(position));
+        }
+        let before = self.lookup(position)?;
+        // With every move known, the position's value follows from them.
+        if before.is_complete() {
+            return Ok(answer(position, &before, None, false, false));
+        }
+        let busy = match self.pool.request(position) {
+            Queued::Solving(mut ended) => {
+                let _ = tokio::time::timeout_at(deadline, ended.wait_for(Option::is_some)).await;
+                false
+            }
+            Queued::Busy => true,
+        };
+        let after = self.lookup(position)?;
+        let solving = self.pool.is_solving(position);
+        Ok(answer(position, &after, Some(&before), solving, busy))
+    }
+
+    /// Perfect play from `position`, as far as it is known by `deadline`.
+    pub async fn main_line(
+        &self,
+        position: &Position,
+        deadline: Instant,
+    ) -> Result<MainLine, StoreError> {
+        let first = self.position(position, deadline).await?;
+        let mut line = MainLine {
+            board: first.board.clone(),
+            position: first.position.clone(),
+            winner: first.winner,
+            length: first.length,
+            moves: Vec::new(),
+            complete: false,
+        };
+        let mut here = first;
+        let mut current = *position;
+        while line.moves.len() < MAX_LINE {
+            if here.game_over {
+                line.complete = true;
+                break;
+            }
+            let all_known = here.moves.iter().all(|m| m.length.is_some());
+            let Some(best) = here.moves.first().filter(|_| all_known) else {
+                break;
+            };
+            current = current.play(current.parse_move(&best.mv).expect("a legal move's name"));
+            line.moves.push(best.mv.clone());
+            here = self.position(&current, deadline).await?;
+        }
+        Ok(line)
+    }
+}
+
+/// The side of a colour, as results name it.
+pub fn side(color: Color) -> Side {
+    match color {
+        Color::White => Side::White,
+        Color::Black => Side::Black,
+    }
+}
+
+fn game_over(position: &Position) -> PositionAnswer {
+    PositionAnswer {
+        board: position.board().to_string(),
+        position: position.to_string(),
+        to_move: side(position.to_move()),
+        winner: position.winner().map(side),
+        length: Some(0),
+        game_over: true,
+        source: Source::Rules,
+        solving: false,
+        busy: false,
+        moves: Vec::new(),
+    }
+}
+
+/// The answer that `lookup` gives, each value marked stored when `before` had it
+/// already (or when there was no `before`: nothing was solved), solved otherwise.
+fn answer(
+    position: &Position,
+    lookup: &Lookup,
+    before: Option<&Lookup>,
+    solving: bool,
+    busy: bool,
+) -> PositionAnswer {
+    let mover = position.to_move();
+    let source_of = |known: Option<Known>, earlier: Option<Option<Known>>| match (known, earlier) {
+        (None, _) => Source::Unknown,
+        (Some(_), None | Some(Some(_))) => Source::Stored,
+        (Some(_), Some(None)) => Source::Solved,
+    };
+    let value = lookup.value(mover);
+    let mut moves: Vec<MoveAnswer> = lookup
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(index, (mv, child, known))| MoveAnswer {
+            mv: mv.to_string(),
+            outcome: match known {
+                None => MoveOutcome::Unknown,
+                Some(known) if known.winner == mover => MoveOutcome::Win,
+                Some(_) => MoveOutcome::Loss,
+            },
+            length: known.map(|known| known.length + 1),
+            source: source_of(*known, before.map(|b| b.moves[index].2)),
+            position: child.to_string(),
+        })
+        .collect();
+    // Best first: wins fastest first, then unknowns, then losses longest first; the
+    // sort is stable, so ties keep the legal moves' order.
+    moves.sort_by_key(|m| match (m.outcome, m.length) {
+        (MoveOutcome::Win, Some(length)) => (0, i64::from(length)),
+        (MoveOutcome::Unknown, _) | (_, None) => (1, 0),
+        (MoveOutcome::Loss, Some(length)) => (2, -i64::from(length)),
+    });
+    PositionAnswer {
+        board: position.board().to_string(),
+        position: position.to_string(),
+        to_move: side(mover),
+        winner: value.map(|known| side(known.winner)),
+        length: value.map(|known| known.length),
+        game_over: false,
+        source: source_of(value, before.map(|b| b.value(mover))),
+        solving,
+        busy,
+        moves,
+    }
+}

@@ -1,0 +1,209 @@
+//! The explorer: perfect play and its lengths for any position, served as a page
+//! and a JSON API (`breakthrough serve`).
+//!
+//! - [`store`]: the answers kept between runs (redb), every one from a completed
+//!   solve.
+//! - [`solving`]: the fixed pool of solver threads behind a bounded queue, one solve
+//!   per position however many ask.
+//! - [`answers`]: a position's answer (its value and every move's, best first) and
+//!   the main line, from the store or solved within a request's budget.
+//! - [`http`]: the routes, the query checks and the embedded page; [`api`]: the
+//!   answers' JSON types (documented in `docs/api.md`).
+//! - [`proofs`]: the proof browser over a certificate file, verified at start-up.
+//! - [`prepare`]: fills the store with a board's perfect-play line ahead of time.
+
+#![forbid(unsafe_code)]
+
+pub mod answers;
+pub mod api;
+pub mod http;
+pub mod proofs;
+pub mod solving;
+pub mod store;
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use breakthrough_engine::{Board, Position};
+use breakthrough_solver::{solve, Limits, SolveOptions};
+
+use crate::answers::Answers;
+use crate::api::{BoardResult, ResultsAnswer};
+use crate::http::Explorer;
+use crate::proofs::Proofs;
+use crate::solving::{answers_of, Pool, PoolSettings};
+use crate::store::Store;
+
+/// How to serve.
+#[derive(Clone, Debug)]
+pub struct ServeConfig {
+    pub addr: SocketAddr,
+    /// The store's directory.
+    pub store: PathBuf,
+    pub pool: PoolSettings,
+    /// How long a request waits for a solve before it answers `unknown`.
+    pub move_time: Duration,
+    /// The results directory for `/api/v1/results` (none: an empty list).
+    pub results: Option<PathBuf>,
+    /// The certificate file of the proof browser (`/api/v1/proof`), verified at
+    /// start-up.
+    pub proof: Option<PathBuf>,
+}
+
+/// The explorer's state for `config`: the store opened (or refused) and the pool
+/// started.
+pub fn explorer(config: &ServeConfig) -> anyhow::Result<Arc<Explorer>> {
+    let store = Arc::new(Store::open(&config.store)?);
+    let results = match &config.results {
+        Some(dir) => read_results(dir)?,
+        None => ResultsAnswer {
+            results: Vec::new(),
+        },
+    };
+    let proofs = config.proof.as_deref().map(Proofs::load).transpose()?;
+    let pool = Pool::start(config.pool.clone(), Arc::clone(&store));
+    Ok(Arc::new(Explorer {
+        answers: Answers::new(store, pool, config.move_time),
+        results,
+        proofs,
+    }))
+}
+
+/// Serves until Ctrl-C or SIGTERM, then stops the solves and returns with the store
+/// intact; `ready` hears the address once the server listens.
+pub fn serve(config: &ServeConfig, ready: impl FnOnce(SocketAddr)) -> anyhow::Result<()> {
+    let explorer = explorer(config)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the server's runtime")?;
+    let served = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(config.addr)
+            .await
+            .with_context(|| format!("cannot listen on {}", config.addr))?;
+        ready(listener.local_addr()?);
+        // Every request ends: the answer's own budget, and a margin for the rest.
+        let app = http::router(Arc::clone(&explorer)).layer(
+            tower_http::timeout::TimeoutLayer::with_status_code(
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                config.move_time * 2 + Duration::from_secs(10),
+            ),
+        );
+        axum::serve(listener, app)
+            .with_graceful_shutdown(stop_signal())
+            .await
+            .context("the server failed")
+    });
+    explorer.answers.shutdown();
+    served
+}
+
+/// Ctrl-C or SIGTERM.
+async fn stop_signal() {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {}
+        () = terminate => {}
+    }
+}
+
+/// The boards of a results directory, smallest first.
+pub fn read_results(dir: &Path) -> anyhow::Result<ResultsAnswer> {
+    let solved = breakthrough_result::directory::read_results(dir)?;
+    let results = solved
+        .into_iter()
+        .map(|solved| {
+            let result = solved.result;
+            BoardResult {
+                board: solved.board,
+                position: result.position,
+                winner: result.winner,
+                winner_order: result.winner.map(|side| side.order().to_string()),
+                length: result.length,
+                nodes: result.stats.nodes,
+                seconds: result.stats.seconds,
+                campaign: result.campaign.is_some(),
+            }
+        })
+        .collect();
+    Ok(ResultsAnswer { results })
+}
+
+/// One position of [`prepare`]'s line.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    pub position: Position,
+    /// Whether it was solved now (false: the store had it).
+    pub solved: bool,
+    pub seconds: f64,
+}
+
+/// Fills the store in `store_dir` with `board`'s perfect-play line from the start:
+/// each of its positions with every move's value and length. Each solve runs on
+/// `threads` threads; `stop` ends it early (what is stored stays).
+pub fn prepare(
+    store_dir: &Path,
+    board: Board,
+    threads: usize,
+    table_mb: usize,
+    stop: Arc<AtomicBool>,
+    progress: &mut dyn FnMut(&Prepared),
+) -> anyhow::Result<Vec<Prepared>> {
+    let store = Store::open(store_dir)?;
+    let mut position = Position::start(board);
+    let mut line = Vec::new();
+    while position.winner().is_none() {
+        let started = std::time::Instant::now();
+        let mut found = answers::lookup(&store, &position)?;
+        let solved = !found.is_complete();
+        if solved {
+            let options = SolveOptions {
+                table_mb,
+                threads,
+                length: true,
+                all_moves: true,
+                limits: Limits {
+                    stop: Some(Arc::clone(&stop)),
+                    ..Limits::default()
+                },
+                ..SolveOptions::default()
+            };
+            let solution = solve(&position, &options, &mut |_| {});
+            let answers = answers_of(&solution);
+            if answers.is_empty() {
+                anyhow::bail!("interrupted at {position}; what was solved before is stored");
+            }
+            store.put_all(&answers)?;
+            found = answers::lookup(&store, &position)?;
+        }
+        let step = Prepared {
+            position,
+            solved,
+            seconds: started.elapsed().as_secs_f64(),
+        };
+        progress(&step);
+        line.push(step);
+        let best = found
+            .best(position.to_move())
+            .context("a solved position without its moves' answers")?;
+        position = position.play(best);
+    }
+    Ok(line)
+}
