@@ -188,6 +188,11 @@ async fn the_page_plays_moves_by_clicking() {
         )
         .into()
     });
+    wait_until("the main line", || async {
+        let line = client.find(Locator::Id("mainline")).await.unwrap();
+        line.text().await.unwrap().starts_with("1. ")
+    })
+    .await;
     // The start position, as the page first shows it.
     std::fs::write(&screenshot, client.screenshot().await.unwrap()).unwrap();
     let start_query = current_query(&client).await;
@@ -293,6 +298,22 @@ async fn the_page_plays_moves_by_clicking() {
     })
     .await;
 
+    // On a narrow screen nothing runs off the side.
+    client.set_window_size(400, 900).await.unwrap();
+    let widths = client
+        .execute(
+            "return [document.documentElement.scrollWidth, window.innerWidth]",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let (scroll, inner) = (widths[0].as_u64().unwrap(), widths[1].as_u64().unwrap());
+    assert!(
+        scroll <= inner,
+        "the page is {scroll} px wide in a {inner} px window"
+    );
+    let narrow = screenshot.replace(".png", "-narrow.png");
+    std::fs::write(&narrow, client.screenshot().await.unwrap()).unwrap();
     client.close().await.unwrap();
     let _ = std::fs::remove_dir_all(&scratch);
 }
