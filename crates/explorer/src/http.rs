@@ -1,18 +1,20 @@
 //! The HTTP side: routes, query parsing with errors that name what is wrong, and
 //! the page's embedded files.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
 
+use axum::body::Bytes;
 use axum::extract::{RawQuery, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use breakthrough_engine::{Board, Position};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::answers::Answers;
-use crate::api::{ErrorAnswer, ResultsAnswer};
+use crate::api::{ErrorAnswer, ResultsAnswer, Source};
 use crate::proofs::Proofs;
 use crate::store::StoreError;
 
@@ -27,6 +29,7 @@ pub struct Explorer {
     pub results: ResultsAnswer,
     /// The certificate of the proof browser, when one was given.
     pub proofs: Option<Proofs>,
+    pub finished: Finished,
 }
 
 /// The server's routes over `explorer`.
@@ -85,10 +88,9 @@ struct PositionQuery {
 }
 
 /// The position a query names: `board` and `position` (the start when absent).
-fn parse_position(query: Option<String>) -> Result<Position, ApiError> {
-    let query = query.unwrap_or_default();
-    check_length(&query)?;
-    let query: PositionQuery = serde_urlencoded::from_str(&query).map_err(|err| {
+fn parse_position(query: &str) -> Result<Position, ApiError> {
+    check_length(query)?;
+    let query: PositionQuery = serde_urlencoded::from_str(query).map_err(|err| {
         ApiError::bad_request(format!(
             "bad query: {err} (expected board=WxH and optionally position=<text>)"
         ))
@@ -104,13 +106,55 @@ fn parse_position(query: Option<String>) -> Result<Position, ApiError> {
     }
 }
 
+/// Answers that can no longer change, as JSON, by route and query: every value in
+/// them comes from the store, which only ever adds answers. Asked again, they are
+/// sent as they are, without reading the store or writing JSON.
+#[derive(Debug, Default)]
+pub struct Finished {
+    answers: RwLock<HashMap<(&'static str, String), Bytes>>,
+}
+
+/// The most answers [`Finished`] keeps; it starts afresh when full.
+const MAX_FINISHED: usize = 1 << 16;
+
+impl Finished {
+    fn get(&self, route: &'static str, query: &str) -> Option<Response> {
+        let answers = self.answers.read().unwrap_or_else(|e| e.into_inner());
+        let bytes = answers.get(&(route, query.to_string()))?.clone();
+        Some(json_bytes(bytes))
+    }
+
+    fn put(&self, route: &'static str, query: String, answer: &impl Serialize) -> Response {
+        let bytes = Bytes::from(serde_json::to_vec(answer).expect("answers serialize"));
+        let mut answers = self.answers.write().unwrap_or_else(|e| e.into_inner());
+        if answers.len() >= MAX_FINISHED {
+            answers.clear();
+        }
+        answers.insert((route, query), bytes.clone());
+        json_bytes(bytes)
+    }
+}
+
+fn json_bytes(bytes: Bytes) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], bytes).into_response()
+}
+
 async fn position(
     State(explorer): State<Arc<Explorer>>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
-    let position = parse_position(query)?;
+    let query = query.unwrap_or_default();
+    if let Some(response) = explorer.finished.get("position", &query) {
+        return Ok(response);
+    }
+    let position = parse_position(&query)?;
     let deadline = explorer.answers.deadline();
     let answer = explorer.answers.position(&position, deadline).await?;
+    if matches!(answer.source, Source::Stored | Source::Rules)
+        && answer.moves.iter().all(|m| m.source == Source::Stored)
+    {
+        return Ok(explorer.finished.put("position", query, &answer));
+    }
     Ok(Json(answer).into_response())
 }
 
@@ -118,9 +162,16 @@ async fn main_line(
     State(explorer): State<Arc<Explorer>>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
-    let position = parse_position(query)?;
+    let query = query.unwrap_or_default();
+    if let Some(response) = explorer.finished.get("mainline", &query) {
+        return Ok(response);
+    }
+    let position = parse_position(&query)?;
     let deadline = explorer.answers.deadline();
     let line = explorer.answers.main_line(&position, deadline).await?;
+    if line.complete {
+        return Ok(explorer.finished.put("mainline", query, &line));
+    }
     Ok(Json(line).into_response())
 }
 

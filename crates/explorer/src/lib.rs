@@ -33,7 +33,7 @@ use breakthrough_solver::{solve, Limits, SolveOptions};
 
 use crate::answers::Answers;
 use crate::api::{BoardResult, ResultsAnswer};
-use crate::http::Explorer;
+use crate::http::{Explorer, Finished};
 use crate::proofs::Proofs;
 use crate::solving::{answers_of, Pool, PoolSettings};
 use crate::store::Store;
@@ -70,6 +70,7 @@ pub fn explorer(config: &ServeConfig) -> anyhow::Result<Arc<Explorer>> {
         answers: Answers::new(store, pool, config.move_time),
         results,
         proofs,
+        finished: Finished::default(),
     }))
 }
 

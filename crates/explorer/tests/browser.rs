@@ -5,7 +5,8 @@
 //!
 //! Ignored by a plain `cargo test` (it needs the browser); `.ci/run` runs it:
 //! `cargo test -p breakthrough-explorer --test browser -- --ignored`.
-//! BROWSER_TEST_BOARD picks the board (4x5), BROWSER_TEST_STORE a store to use
+//! BROWSER_TEST_BOARD picks the board (4x5; results/BOARD.cert is the proof
+//! browser's certificate), BROWSER_TEST_STORE a store to use
 //! (a fresh one), BROWSER_TEST_SCREENSHOT where the picture goes
 //! (target/explorer-browser.png), CHROMEDRIVER and CHROMIUM the programs.
 
@@ -33,7 +34,7 @@ fn free_port() -> u16 {
     listener.local_addr().expect("its address").port()
 }
 
-async fn start_server(board_store: &std::path::Path) -> SocketAddr {
+async fn start_server(board: &str, board_store: &std::path::Path) -> SocketAddr {
     let results = concat!(env!("CARGO_MANIFEST_DIR"), "/../../results");
     let config = ServeConfig {
         addr: "127.0.0.1:0".parse().unwrap(),
@@ -46,7 +47,7 @@ async fn start_server(board_store: &std::path::Path) -> SocketAddr {
         },
         move_time: Duration::from_secs(30),
         results: Some(results.into()),
-        proof: Some(format!("{results}/4x5.cert").into()),
+        proof: Some(format!("{results}/{board}.cert").into()),
     };
     let explorer = explorer(&config).expect("the explorer starts");
     let listener = tokio::net::TcpListener::bind(config.addr).await.unwrap();
@@ -144,7 +145,7 @@ async fn the_page_plays_moves_by_clicking() {
     let board = std::env::var("BROWSER_TEST_BOARD").unwrap_or_else(|_| "4x5".into());
     let scratch = std::env::temp_dir().join(format!("explorer-browser-{}", std::process::id()));
     let store = std::env::var("BROWSER_TEST_STORE").map_or(scratch.clone(), Into::into);
-    let server = start_server(&store).await;
+    let server = start_server(&board, &store).await;
 
     let port = free_port();
     let chromedriver = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "chromedriver".into());
@@ -272,7 +273,7 @@ async fn the_page_plays_moves_by_clicking() {
         .unwrap();
     assert!(main_line.starts_with("1. "), "main line: {main_line}");
 
-    // The proof browser: down the largest subtree of 4x5's certificate.
+    // The proof browser: down the largest subtree of the board's certificate.
     wait_until("the proof browser", || async {
         client
             .find(Locator::Css("#proof-moves tbody tr"))

@@ -42,9 +42,18 @@ pub struct LoadArgs {
     pub busy: usize,
 }
 
+/// The one field of an answer that the load checks (the rest is skipped unread).
+#[derive(Debug, serde::Deserialize)]
+struct Source {
+    source: String,
+}
+
 type HttpClient = Client<hyper_util::client::legacy::connect::HttpConnector, Empty<Bytes>>;
 
-async fn get_json(client: &HttpClient, uri: &str) -> anyhow::Result<(u16, serde_json::Value)> {
+async fn get_json<T: serde::de::DeserializeOwned>(
+    client: &HttpClient,
+    uri: &str,
+) -> anyhow::Result<(u16, T)> {
     let response = client
         .get(uri.parse().context("a bad URI")?)
         .await
@@ -79,7 +88,7 @@ async fn load(args: LoadArgs) -> anyhow::Result<ExitCode> {
         .build_http();
     let server = args.server.trim_end_matches('/').to_string();
     // The stored positions: the main line's (each with every move's answer).
-    let (_, line) = get_json(
+    let (_, line): (_, serde_json::Value) = get_json(
         &client,
         &format!("{server}/api/v1/mainline?board={}", args.board),
     )
@@ -116,7 +125,7 @@ async fn load(args: LoadArgs) -> anyhow::Result<ExitCode> {
                     "{server}/api/v1/position?{}",
                     query(board, &position.to_string())
                 );
-                let _ = get_json(&client, &uri).await;
+                let _ = get_json::<serde_json::Value>(&client, &uri).await;
             }
         }));
     }
@@ -148,7 +157,7 @@ async fn load(args: LoadArgs) -> anyhow::Result<ExitCode> {
                 let asked = Instant::now();
                 let answer = get_json(&client, uri).await;
                 latencies.push(asked.elapsed());
-                let stored = matches!(&answer, Ok((200, json)) if json["source"] == "stored");
+                let stored = matches!(answer, Ok((200, Source { source }))  if source == "stored");
                 if !stored {
                     errors.fetch_add(1, Ordering::Relaxed);
                 }
