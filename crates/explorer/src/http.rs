@@ -197,12 +197,12 @@ async fn proof(
     State(explorer): State<Arc<Explorer>>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
-    let Some(proofs) = &explorer.proofs else {
+    if explorer.proofs.is_none() {
         return Err(ApiError {
             status: StatusCode::NOT_FOUND,
-            message: "no certificate is loaded: start the server with --proof FILE".into(),
+            message: "no certificate is loaded: start the server with --proof FILE|DIR".into(),
         });
-    };
+    }
     let query = query.unwrap_or_default();
     check_length(&query)?;
     let query: ProofQuery = serde_urlencoded::from_str(&query).map_err(|err| {
@@ -216,10 +216,19 @@ async fn proof(
         .split_whitespace()
         .map(str::to_string)
         .collect();
-    let answer = proofs
-        .browse(query.part.unwrap_or(0), &path)
-        .map_err(ApiError::bad_request)?;
-    Ok(Json(answer).into_response())
+    // Reading a campaign's part from disk and indexing it takes a while: off the
+    // threads that answer requests.
+    let part = query.part.unwrap_or(0);
+    let browsed = tokio::task::spawn_blocking(move || {
+        let proofs = explorer.proofs.as_ref().expect("checked above");
+        proofs.browse(part, &path)
+    })
+    .await
+    .map_err(|err| ApiError {
+        status: StatusCode::INTERNAL_SERVER_ERROR,
+        message: format!("the proof browser failed: {err}"),
+    })?;
+    Ok(Json(browsed.map_err(ApiError::bad_request)?).into_response())
 }
 
 fn check_length(query: &str) -> Result<(), ApiError> {

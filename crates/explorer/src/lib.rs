@@ -9,7 +9,7 @@
 //!   the main line, from the store or solved within a request's budget.
 //! - [`http`]: the routes, the query checks and the embedded page; [`api`]: the
 //!   answers' JSON types (documented in `docs/api.md`).
-//! - [`proofs`]: the proof browser over a certificate file, verified at start-up.
+//! - [`proofs`]: the proof browser over a certificate file or a campaign's directory.
 //! - [`prepare`]: fills the store with a board's perfect-play line ahead of time.
 
 #![forbid(unsafe_code)]
@@ -49,8 +49,8 @@ pub struct ServeConfig {
     pub move_time: Duration,
     /// The results directory for `/api/v1/results` (none: an empty list).
     pub results: Option<PathBuf>,
-    /// The certificate file of the proof browser (`/api/v1/proof`), verified at
-    /// start-up.
+    /// The certificate of the proof browser (`/api/v1/proof`): a file, verified at
+    /// start-up, or a campaign's directory.
     pub proof: Option<PathBuf>,
 }
 

@@ -1,13 +1,20 @@
-//! The proof browser: a certificate file given at start-up, verified, then indexed
-//! ([`Outline`]) so that each position of its proof lists the moves the proof
-//! takes there, each with the size and height of what proves it.
+//! The proof browser: a certificate given at start-up, a file or a campaign's
+//! directory, indexed part by part ([`Outline`]) so that each position of its
+//! proof lists the moves the proof takes there, each with the size and height of
+//! what proves it. A file is verified at start-up; a campaign's directory is too
+//! large for that (`breakthrough verify DIR` checks it), so its parts are read as
+//! they are browsed, one kept at a time, and answers say they are not verified.
 
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
+use breakthrough_campaign::store::part_path;
 use breakthrough_engine::Position;
 use breakthrough_proof::outline::{Below, Outline};
-use breakthrough_proof::{read_parts, verify_file, Claim};
+use breakthrough_proof::{read_parts, verify_file, Claim, Manifest, MANIFEST_FILE};
+use breakthrough_solver::Key;
 use serde::{Deserialize, Serialize};
 
 use crate::answers::side;
@@ -16,12 +23,37 @@ use breakthrough_result::Side;
 /// A loaded certificate.
 #[derive(Debug)]
 pub struct Proofs {
-    file: String,
-    parts: Vec<Outline>,
-    summary: Vec<PartAnswer>,
+    name: String,
+    verified: bool,
+    entries: Vec<PartEntry>,
+    parts: Parts,
 }
 
-/// One part of a certificate file (a length's certificate has two).
+#[derive(Debug)]
+enum Parts {
+    /// A file's parts, all indexed at start-up.
+    File(Vec<Arc<Outline>>),
+    /// A campaign's directory: the top, then the parts, read when browsed.
+    Directory {
+        dir: PathBuf,
+        /// The part last browsed.
+        loaded: Mutex<Option<(usize, Arc<Outline>)>>,
+        /// Which part proves a position the others take as given (its root, or a
+        /// position it exports), by the position's key.
+        provers: HashMap<Key, usize>,
+    },
+}
+
+/// A part of the certificate: one of a file's (a length's certificate has two),
+/// or a file of a campaign's directory (the top first).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartEntry {
+    pub index: usize,
+    /// Its file, relative to the directory (the file itself for a file's parts).
+    pub file: String,
+}
+
+/// What one part proves, and its shape.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PartAnswer {
     pub index: usize,
@@ -38,7 +70,6 @@ pub struct PartAnswer {
     /// Positions expanded at each ply from the root.
     pub by_ply: Vec<u64>,
 }
-
 /// What the proof does at a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -68,6 +99,9 @@ pub struct NodeAnswer {
     pub size: u64,
     /// Plies to the end of the longest game below it.
     pub height: u32,
+    /// For a position given as proven elsewhere: the part that proves it, when
+    /// found.
+    pub proven_by: Option<usize>,
 }
 
 /// A move the proof takes.
@@ -82,9 +116,14 @@ pub struct ProofMove {
 /// `GET /api/v1/proof`: a position of the proof and the moves it takes there.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProofAnswer {
+    /// The certificate's file or directory name.
     pub file: String,
-    pub parts: Vec<PartAnswer>,
+    /// Whether the server verified the certificate (a file) or not (a directory).
+    pub verified: bool,
+    pub parts: Vec<PartEntry>,
     pub part: usize,
+    /// What the part proves.
+    pub summary: PartAnswer,
     /// The moves from the part's root.
     pub path: Vec<String>,
     pub position: String,
@@ -96,54 +135,164 @@ pub struct ProofAnswer {
 }
 
 impl Proofs {
-    /// Reads and verifies the certificate file at `path`, then indexes each part.
+    /// Reads the certificate at `path`: a file (verified, then each part
+    /// indexed) or a campaign's directory (its manifest; parts are read later).
     pub fn load(path: &Path) -> anyhow::Result<Proofs> {
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into(),
+        );
+        if path.is_dir() {
+            return Self::load_directory(path, name);
+        }
         let bytes =
             std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
         verify_file(&bytes)
             .with_context(|| format!("{} does not verify; it is not shown", path.display()))?;
         let parts = read_parts(&bytes).with_context(|| format!("{}", path.display()))?;
-        let parts: Vec<Outline> = parts
+        let parts: Vec<Arc<Outline>> = parts
             .iter()
-            .map(Outline::new)
+            .map(|part| Outline::new(part).map(Arc::new))
             .collect::<Result<_, _>>()
             .with_context(|| format!("{}", path.display()))?;
-        let summary = parts
-            .iter()
-            .enumerate()
-            .map(|(index, outline)| {
-                let certificate = outline.certificate();
-                let winner = certificate.winner();
-                let claim = match certificate.claim() {
-                    Claim::Wins => format!("{winner} wins"),
-                    Claim::WinsWithin(plies) => format!("{winner} wins within {plies} plies"),
-                    Claim::HoldsOut(plies) => format!("{winner} holds out {plies} plies"),
-                    Claim::WinsGiven => format!("{winner} wins, given positions proven elsewhere"),
-                };
-                PartAnswer {
-                    index,
-                    claim,
-                    side: side(winner),
-                    board: certificate.root().board().to_string(),
-                    root: certificate.root().to_string(),
-                    positions: certificate.positions(),
-                    height: outline.nodes().first().map_or(0, |node| node.height),
-                    by_ply: outline.by_ply().to_vec(),
-                }
+        let entries = (0..parts.len())
+            .map(|index| PartEntry {
+                index,
+                file: name.clone(),
             })
             .collect();
-        let file = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |name| name.to_string_lossy().into(),
-        );
         Ok(Proofs {
-            file,
-            parts,
-            summary,
+            name,
+            verified: true,
+            entries,
+            parts: Parts::File(parts),
         })
     }
 
-    fn node(outline: &Outline, below: Below) -> NodeAnswer {
+    fn load_directory(dir: &Path, name: String) -> anyhow::Result<Proofs> {
+        let path = dir.join(MANIFEST_FILE);
+        let text = std::fs::read_to_string(&path).with_context(|| {
+            format!("cannot read {} (a campaign's certificate)", path.display())
+        })?;
+        let manifest: Manifest = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not a campaign's manifest", path.display()))?;
+        let files: Vec<String> = std::iter::once(manifest.top.clone())
+            .chain(manifest.parts.iter().cloned())
+            .collect();
+        // Files stay inside the directory: the manifest names them, not the user.
+        if let Some(bad) = files.iter().find(|file| {
+            Path::new(file)
+                .components()
+                .any(|c| !matches!(c, std::path::Component::Normal(_)))
+        }) {
+            anyhow::bail!(
+                "{}: the file `{bad}` is not inside the directory",
+                path.display()
+            );
+        }
+        let index: HashMap<&str, usize> = files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.as_str(), i))
+            .collect();
+        let mut provers = HashMap::new();
+        for (file, exported) in &manifest.exports {
+            let Some(&part) = index.get(file.as_str()) else {
+                continue;
+            };
+            for text in exported {
+                let position: Position = text
+                    .parse()
+                    .with_context(|| format!("{}: an export `{text}`", path.display()))?;
+                provers.insert(Key::of(&position), part);
+            }
+        }
+        let entries = files
+            .into_iter()
+            .enumerate()
+            .map(|(index, file)| PartEntry { index, file })
+            .collect();
+        Ok(Proofs {
+            name,
+            verified: false,
+            entries,
+            parts: Parts::Directory {
+                dir: dir.to_path_buf(),
+                loaded: Mutex::new(None),
+                provers,
+            },
+        })
+    }
+
+    /// Part `part`'s outline, read and indexed if it is not the one kept.
+    fn outline(&self, part: usize) -> Result<Arc<Outline>, String> {
+        let last = self.entries.len().saturating_sub(1);
+        let entry = self
+            .entries
+            .get(part)
+            .ok_or_else(|| format!("part {part}: the certificate has parts 0 to {last}"))?;
+        match &self.parts {
+            Parts::File(parts) => Ok(Arc::clone(&parts[part])),
+            Parts::Directory { dir, loaded, .. } => {
+                let mut loaded = loaded.lock().unwrap_or_else(|e| e.into_inner());
+                if let Some((index, outline)) = &*loaded {
+                    if *index == part {
+                        return Ok(Arc::clone(outline));
+                    }
+                }
+                let path = dir.join(&entry.file);
+                let bytes = std::fs::read(&path)
+                    .map_err(|err| format!("cannot read {}: {err}", path.display()))?;
+                let certificates =
+                    read_parts(&bytes).map_err(|err| format!("{}: {err}", entry.file))?;
+                let [certificate] = &certificates[..] else {
+                    return Err(format!("{}: not one certificate", entry.file));
+                };
+                let outline = Arc::new(
+                    Outline::new(certificate).map_err(|err| format!("{}: {err}", entry.file))?,
+                );
+                *loaded = Some((part, Arc::clone(&outline)));
+                Ok(outline)
+            }
+        }
+    }
+
+    /// The part that proves `position`, given as proven elsewhere.
+    fn prover(&self, position: &Position) -> Option<usize> {
+        let Parts::Directory { provers, .. } = &self.parts else {
+            return None;
+        };
+        let key = Key::of(position);
+        let file = part_path(&key);
+        let file = file.to_str()?;
+        self.entries
+            .iter()
+            .position(|entry| entry.file == file)
+            .or_else(|| provers.get(&key).copied())
+    }
+
+    fn summary(index: usize, outline: &Outline) -> PartAnswer {
+        let certificate = outline.certificate();
+        let winner = certificate.winner();
+        let claim = match certificate.claim() {
+            Claim::Wins => format!("{winner} wins"),
+            Claim::WinsWithin(plies) => format!("{winner} wins within {plies} plies"),
+            Claim::HoldsOut(plies) => format!("{winner} holds out {plies} plies"),
+            Claim::WinsGiven => format!("{winner} wins, given positions proven elsewhere"),
+        };
+        PartAnswer {
+            index,
+            claim,
+            side: side(winner),
+            board: certificate.root().board().to_string(),
+            root: certificate.root().to_string(),
+            positions: certificate.positions(),
+            height: outline.nodes().first().map_or(0, |node| node.height),
+            by_ply: outline.by_ply().to_vec(),
+        }
+    }
+
+    fn node(&self, outline: &Outline, below: Below, position: &Position) -> NodeAnswer {
         let expanded = |kind, id: usize| {
             let node = outline.nodes()[id];
             NodeAnswer {
@@ -151,6 +300,7 @@ impl Proofs {
                 id: Some(id),
                 size: node.size,
                 height: node.height,
+                proven_by: None,
             }
         };
         let leaf = |kind, height| NodeAnswer {
@@ -158,12 +308,16 @@ impl Proofs {
             id: None,
             size: 0,
             height,
+            proven_by: None,
         };
         match below {
             Below::Expanded(id) => expanded(NodeKind::Expanded, id),
             Below::Transposition(id) => expanded(NodeKind::Transposition, id),
             Below::Settled(plies) => leaf(NodeKind::Settled, plies),
-            Below::Given => leaf(NodeKind::Given, 0),
+            Below::Given => NodeAnswer {
+                proven_by: self.prover(position),
+                ..leaf(NodeKind::Given, 0)
+            },
             Below::Finished => leaf(NodeKind::Finished, 0),
             Below::HeldOut => leaf(NodeKind::HeldOut, 0),
         }
@@ -171,19 +325,14 @@ impl Proofs {
 
     /// The position `path` (move names) leads to from part `part`'s root.
     pub fn browse(&self, part: usize, path: &[String]) -> Result<ProofAnswer, String> {
-        let outline = self.parts.get(part).ok_or_else(|| {
-            format!(
-                "part {part}: the certificate has parts 0 to {}",
-                self.parts.len() - 1
-            )
-        })?;
+        let outline = self.outline(part)?;
         let mut position: Position = *outline.certificate().root();
         let mut below = if position.winner().is_some() {
             Below::Finished
         } else {
             Below::Expanded(0)
         };
-        let mut moves = self.moves(outline, below, &position)?;
+        let mut moves = self.moves(&outline, below, &position)?;
         for (ply, name) in path.iter().enumerate() {
             let found = moves.iter().find(|m| m.0 == *name).ok_or_else(|| {
                 let taken: Vec<&str> = moves.iter().map(|m| m.0.as_str()).collect();
@@ -199,26 +348,28 @@ impl Proofs {
             })?;
             position = found.1;
             below = found.2;
-            moves = self.moves(outline, below, &position)?;
+            moves = self.moves(&outline, below, &position)?;
         }
         let mut answers: Vec<ProofMove> = moves
             .into_iter()
             .map(|(mv, after, below)| ProofMove {
                 mv,
                 position: after.to_string(),
-                node: Self::node(outline, below),
+                node: self.node(&outline, below, &after),
             })
             .collect();
         answers.sort_by_key(|m| std::cmp::Reverse(m.node.size));
         Ok(ProofAnswer {
-            file: self.file.clone(),
-            parts: self.summary.clone(),
+            file: self.name.clone(),
+            verified: self.verified,
+            parts: self.entries.clone(),
             part,
+            summary: Self::summary(part, &outline),
             path: path.to_vec(),
             position: position.to_string(),
             ply: path.len() as u32,
             to_move: side(position.to_move()),
-            node: Self::node(outline, below),
+            node: self.node(&outline, below, &position),
             moves: answers,
         })
     }
@@ -236,7 +387,7 @@ impl Proofs {
         };
         let moves = outline
             .moves(id, position)
-            .map_err(|err| format!("{}: {err}", self.file))?;
+            .map_err(|err| format!("{}: {err}", self.name))?;
         Ok(moves
             .into_iter()
             .map(|m| (position.to_move_text(m.step).to_string(), m.after, m.below))

@@ -375,9 +375,10 @@ async fn the_proof_browser_walks_the_certificate() {
     let root: ProofAnswer = serde_json::from_value(json).unwrap();
     // 4x5's certificate of the length: Black wins within 22 plies, White holds out 21.
     assert_eq!(root.parts.len(), 2);
-    assert_eq!(root.parts[0].claim, "black wins within 22 plies");
+    assert!(root.verified);
+    assert_eq!(root.summary.claim, "black wins within 22 plies");
     assert_eq!(root.node.kind, NodeKind::Expanded);
-    assert_eq!(root.node.size, root.parts[0].positions);
+    assert_eq!(root.node.size, root.summary.positions);
     assert_eq!(root.node.height, 22);
     // White to move at the root: the proof answers all 10 moves.
     assert_eq!(root.moves.len(), 10);
@@ -394,7 +395,7 @@ async fn the_proof_browser_walks_the_certificate() {
     assert_eq!(below.moves.len(), 1, "the winner's one move");
     let (status, json) = get(&explorer, "/api/v1/proof?part=1").await;
     assert_eq!(status, StatusCode::OK, "{json}");
-    assert_eq!(json["parts"][1]["claim"], "white holds out 21 plies");
+    assert_eq!(json["summary"]["claim"], "white holds out 21 plies");
     for (uri, expected) in [
         ("/api/v1/proof?part=2", "parts 0 to 1"),
         ("/api/v1/proof?path=a2-a3+zz", "move 2 `zz`"),
@@ -408,5 +409,72 @@ async fn the_proof_browser_walks_the_certificate() {
             "{uri}: {json}"
         );
     }
+    explorer.answers.shutdown();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_proof_browser_walks_a_campaign_directory() {
+    use breakthrough_campaign::{Campaign, RunOptions, RunOutcome, Spec};
+    use breakthrough_explorer::proofs::{NodeKind, ProofAnswer};
+    let scratch = Scratch::new("campaign-proof");
+    let dir = scratch.0.join("campaign");
+    let start = Position::start("4x5".parse().unwrap());
+    // Small jobs, so that the proof is in many parts that take others as given.
+    let mut campaign = Campaign::open(&dir, &Spec::new(&start, true, 5, 4, 300)).unwrap();
+    let options = RunOptions {
+        threads: 2,
+        table_mb: 16,
+        ..RunOptions::default()
+    };
+    let outcome = campaign.run(&options, &mut |_| {}).unwrap();
+    assert!(matches!(outcome, RunOutcome::Solved(_)), "{outcome:?}");
+    drop(campaign);
+    let mut settings = config(&scratch.0.join("store"), Duration::from_secs(60));
+    settings.proof = Some(dir.clone());
+    let explorer = explorer(&settings).unwrap();
+    let (status, json) = get(&explorer, "/api/v1/proof").await;
+    assert_eq!(status, StatusCode::OK, "{json}");
+    let top: ProofAnswer = serde_json::from_value(json).unwrap();
+    assert!(!top.verified);
+    assert!(top.parts.len() > 2, "{} parts", top.parts.len());
+    assert_eq!(top.parts[0].file, "top.cert");
+    assert_eq!(
+        top.summary.claim,
+        "black wins, given positions proven elsewhere"
+    );
+    // Walk the top down to a position given as proven elsewhere, and follow it.
+    let mut answer = top;
+    let mut path: Vec<String> = Vec::new();
+    let given = loop {
+        if let Some(given) = answer.moves.iter().find(|m| m.node.kind == NodeKind::Given) {
+            break given.clone();
+        }
+        let next = answer
+            .moves
+            .iter()
+            .find(|m| m.node.kind == NodeKind::Expanded)
+            .expect("an expanded position below");
+        path.push(next.mv.clone());
+        let uri = format!(
+            "/api/v1/proof?{}",
+            serde_urlencoded::to_string([("part", "0"), ("path", &path.join(" "))]).unwrap()
+        );
+        let (status, json) = get(&explorer, &uri).await;
+        assert_eq!(status, StatusCode::OK, "{json}");
+        answer = serde_json::from_value(json).unwrap();
+    };
+    let prover = given.node.proven_by.expect("the part that proves it");
+    assert!(prover > 0);
+    let (status, json) = get(&explorer, &format!("/api/v1/proof?part={prover}")).await;
+    assert_eq!(status, StatusCode::OK, "{json}");
+    let part: ProofAnswer = serde_json::from_value(json).unwrap();
+    assert_eq!(part.summary.side.name(), "black");
+    assert!(part.summary.positions > 0);
+    let (status, _) = get(
+        &explorer,
+        &format!("/api/v1/proof?part={}", part.parts.len()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
     explorer.answers.shutdown();
 }

@@ -64,9 +64,10 @@ pub struct ServeArgs {
     #[arg(long, default_value = "results", value_name = "DIR")]
     pub results: PathBuf,
 
-    /// A certificate file to browse in the page's proof browser and at
-    /// /api/v1/proof (verified at start-up).
-    #[arg(long, value_name = "FILE")]
+    /// A certificate to browse in the page's proof browser and at /api/v1/proof:
+    /// a file (verified at start-up) or a campaign's directory (its parts read as
+    /// they are browsed, not verified: `breakthrough verify DIR` checks it).
+    #[arg(long, value_name = "FILE|DIR")]
     pub proof: Option<PathBuf>,
 
     /// Instead of serving, fill the store with BOARD's perfect-play line from the

@@ -350,11 +350,15 @@ function renderProof() {
   $("proof-file").textContent = answer.file;
   const select = $("proof-part");
   if (select.options.length !== answer.parts.length) {
-    select.replaceChildren(...answer.parts.map((part) => new Option(String(part.index), String(part.index))));
+    select.replaceChildren(
+      ...answer.parts.map((part) => new Option(`${part.index}: ${part.file}`, String(part.index)))
+    );
   }
   select.value = String(answer.part);
-  const part = answer.parts[answer.part];
-  $("proof-claim").textContent = `${part.claim}: ${part.positions.toLocaleString("en")} positions, longest game ${part.height} plies`;
+  const part = answer.summary;
+  $("proof-claim").textContent =
+    `${part.claim}: ${part.positions.toLocaleString("en")} positions, longest game ${part.height} plies` +
+    (answer.verified ? "" : " (not verified by the server: breakthrough verify checks it)");
   const path = $("proof-path");
   path.replaceChildren();
   const crumb = (text, length) => {
@@ -374,12 +378,17 @@ function renderProof() {
   for (const move of answer.moves) {
     const row = document.createElement("tr");
     row.dataset.move = move.move;
-    for (const text of [move.move, KIND_WORDS[move.node.kind], move.node.size.toLocaleString("en"), move.node.height]) {
+    const by = move.node.kind === "given" && move.node.proven_by !== null
+      ? `part ${move.node.proven_by}` : KIND_WORDS[move.node.kind];
+    for (const text of [move.move, by, move.node.size.toLocaleString("en"), move.node.height]) {
       const cell = document.createElement("td");
       cell.textContent = text;
       row.append(cell);
     }
-    row.addEventListener("click", () => loadProof(proof.part, [...proof.path, move.move]));
+    row.addEventListener("click", () => {
+      if (move.node.kind === "given" && move.node.proven_by !== null) loadProof(move.node.proven_by, []);
+      else loadProof(proof.part, [...proof.path, move.move]);
+    });
     body.append(row);
   }
   plotByPly(part.by_ply, answer.ply);
@@ -457,7 +466,7 @@ function setUp() {
   $("proof-part").addEventListener("change", (event) => loadProof(Number(event.target.value), []));
   $("proof-show").addEventListener("click", () => {
     const answer = proof.answer;
-    load(answer.parts[answer.part].board, answer.position, "play");
+    load(answer.summary.board, answer.position, "play");
   });
   loadResults();
   loadProof(0, []);
