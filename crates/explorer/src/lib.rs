@@ -65,7 +65,8 @@ pub fn explorer(config: &ServeConfig) -> anyhow::Result<Arc<Explorer>> {
         },
     };
     let proofs = config.proof.as_deref().map(Proofs::load).transpose()?;
-    let pool = Pool::start(config.pool.clone(), Arc::clone(&store));
+    let pool = Pool::start(config.pool.clone(), Arc::clone(&store))
+        .context("cannot start the solver threads")?;
     Ok(Arc::new(Explorer {
         answers: Answers::new(store, pool, config.move_time),
         results,

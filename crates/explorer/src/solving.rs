@@ -71,7 +71,7 @@ impl std::fmt::Debug for Pool {
 
 impl Pool {
     /// Starts the pool's threads.
-    pub fn start(settings: PoolSettings, store: Arc<Store>) -> Pool {
+    pub fn start(settings: PoolSettings, store: Arc<Store>) -> std::io::Result<Pool> {
         let (queue, jobs) = sync_channel::<Job>(settings.queue);
         let jobs = Arc::new(Mutex::new(jobs));
         let in_flight: Arc<InFlight> = Arc::default();
@@ -88,15 +88,14 @@ impl Pool {
                 std::thread::Builder::new()
                     .name(format!("solver-{index}"))
                     .spawn(move || worker.run())
-                    .expect("the operating system refused a solver thread")
             })
-            .collect();
-        Pool {
+            .collect::<std::io::Result<Vec<_>>>()?;
+        Ok(Pool {
             queue,
             in_flight,
             stop,
             threads: Mutex::new(threads),
-        }
+        })
     }
 
     /// Queues a solve of `position` unless it (or its mirror image) is queued or
