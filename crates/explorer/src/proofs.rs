@@ -46,11 +46,10 @@ enum Parts {
 
 /// A part of the certificate: one of a file's (a length's certificate has two),
 /// or a file of a campaign's directory (the top first).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PartEntry {
-    pub index: usize,
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct PartEntry {
     /// Its file, relative to the directory (the file itself for a file's parts).
-    pub file: String,
+    file: String,
 }
 
 /// What one part proves, and its shape.
@@ -120,8 +119,12 @@ pub struct ProofAnswer {
     pub file: String,
     /// Whether the server verified the certificate (a file) or not (a directory).
     pub verified: bool,
-    pub parts: Vec<PartEntry>,
+    /// How many parts there are (numbered from 0).
+    pub parts: usize,
     pub part: usize,
+    /// The part's file, relative to the directory (the file itself for a file's
+    /// parts).
+    pub part_file: String,
     /// What the part proves.
     pub summary: PartAnswer,
     /// The moves from the part's root.
@@ -156,10 +159,7 @@ impl Proofs {
             .collect::<Result<_, _>>()
             .with_context(|| format!("{}", path.display()))?;
         let entries = (0..parts.len())
-            .map(|index| PartEntry {
-                index,
-                file: name.clone(),
-            })
+            .map(|_| PartEntry { file: name.clone() })
             .collect();
         Ok(Proofs {
             name,
@@ -207,11 +207,7 @@ impl Proofs {
                 provers.insert(Key::of(&position), part);
             }
         }
-        let entries = files
-            .into_iter()
-            .enumerate()
-            .map(|(index, file)| PartEntry { index, file })
-            .collect();
+        let entries = files.into_iter().map(|file| PartEntry { file }).collect();
         Ok(Proofs {
             name,
             verified: false,
@@ -362,8 +358,9 @@ impl Proofs {
         Ok(ProofAnswer {
             file: self.name.clone(),
             verified: self.verified,
-            parts: self.entries.clone(),
+            parts: self.entries.len(),
             part,
+            part_file: self.entries[part].file.clone(),
             summary: Self::summary(part, &outline),
             path: path.to_vec(),
             position: position.to_string(),

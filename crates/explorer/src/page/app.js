@@ -348,13 +348,10 @@ async function loadProof(part, path) {
 function renderProof() {
   const answer = proof.answer;
   $("proof-file").textContent = answer.file;
-  const select = $("proof-part");
-  if (select.options.length !== answer.parts.length) {
-    select.replaceChildren(
-      ...answer.parts.map((part) => new Option(`${part.index}: ${part.file}`, String(part.index)))
-    );
-  }
-  select.value = String(answer.part);
+  const partInput = $("proof-part");
+  partInput.max = String(answer.parts - 1);
+  partInput.value = String(answer.part);
+  $("proof-parts").textContent = `${answer.parts} (${answer.part_file})`;
   const part = answer.summary;
   $("proof-claim").textContent =
     `${part.claim}: ${part.positions.toLocaleString("en")} positions, longest game ${part.height} plies` +
