@@ -5,23 +5,7 @@
 #   scripts/install-browser.sh
 #   cargo test -p breakthrough-explorer --test browser -- --ignored
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
-packages=(chromium chromium-driver)
-missing=()
-for package in "${packages[@]}"; do
-    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
-        missing+=("$package")
-    fi
-done
-if ((${#missing[@]})); then
-    echo "installing: ${missing[*]}" >&2
-    sudo=""
-    if [[ $(id -u) != 0 ]]; then
-        sudo="sudo"
-    fi
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
-else
-    echo "browser: all of ${packages[*]} installed already" >&2
-fi
+scripts/install-debian-packages.sh browser chromium chromium-driver
 chromedriver --version >&2

@@ -8,24 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(openmpi-bin libopenmpi-dev libclang-dev clang pkg-config)
-missing=()
-for package in "${packages[@]}"; do
-    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
-        missing+=("$package")
-    fi
-done
-if ((${#missing[@]})); then
-    echo "installing: ${missing[*]}" >&2
-    sudo=""
-    if [[ $(id -u) != 0 ]]; then
-        sudo="sudo"
-    fi
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
-else
-    echo "MPI: all of ${packages[*]} installed already" >&2
-fi
+scripts/install-debian-packages.sh MPI openmpi-bin libopenmpi-dev libclang-dev clang pkg-config
 mpirun --version | head -1 >&2
 
 if [[ ${1:-} != --no-build ]]; then

@@ -56,48 +56,42 @@ impl Lookup {
         self.moves.iter().all(|(_, _, known)| known.is_some())
     }
 
-    /// The move of perfect play, when every move is known: the fastest win, or else
-    /// the longest loss; ties go to the first in the legal moves' order.
-    pub(crate) fn best(&self, mover: Color) -> Option<Move> {
+    /// The move of perfect play and what follows it, when every move is known: the
+    /// fastest win, or else the longest loss; ties go to the first in the legal
+    /// moves' order.
+    fn best_known(&self, mover: Color) -> Option<(Move, Known)> {
         if !self.is_complete() {
             return None;
         }
-        let rank = |known: Known| {
-            if known.winner == mover {
-                (0, i64::from(known.length))
-            } else {
-                (1, -i64::from(known.length))
-            }
-        };
         self.moves
             .iter()
-            .filter_map(|(mv, _, known)| known.map(|known| (rank(known), *mv)))
-            .min_by_key(|(rank, _)| *rank)
-            .map(|(_, mv)| mv)
+            .filter_map(|(mv, _, known)| known.map(|known| (*mv, known)))
+            .min_by_key(|(_, known)| rank(known.winner == mover, known.length))
     }
 
-    /// The position's value: stored, or else found from its moves when they are all
-    /// known (the fastest win, or else the longest loss).
+    /// The move of perfect play, when every move is known.
+    pub(crate) fn best(&self, mover: Color) -> Option<Move> {
+        self.best_known(mover).map(|(mv, _)| mv)
+    }
+
+    /// The position's value: stored, or else that of its move of perfect play.
     fn value(&self, mover: Color) -> Option<Known> {
-        if self.own.is_some() || !self.is_complete() || self.moves.is_empty() {
-            return self.own;
-        }
-        let lengths = || self.moves.iter().filter_map(|(_, _, known)| *known);
-        let fastest_win = lengths()
-            .filter(|known| known.winner == mover)
-            .map(|known| known.length + 1)
-            .min();
-        let longest_loss = lengths().map(|known| known.length + 1).max();
-        Some(match fastest_win {
-            Some(length) => Known {
-                winner: mover,
-                length,
-            },
-            None => Known {
-                winner: mover.opponent(),
-                length: longest_loss.unwrap_or(0),
-            },
+        self.own.or_else(|| {
+            self.best_known(mover).map(|(_, after)| Known {
+                winner: after.winner,
+                length: after.length + 1,
+            })
         })
+    }
+}
+
+/// How good a move is for the side playing it, lower first: wins fastest first,
+/// then losses longest first.
+fn rank(wins: bool, length: u32) -> (u8, i64) {
+    if wins {
+        (0, i64::from(length))
+    } else {
+        (2, -i64::from(length))
     }
 }
 
@@ -243,9 +237,10 @@ fn answer(
     // Best first: wins fastest first, then unknowns, then losses longest first; the
     // sort is stable, so ties keep the legal moves' order.
     moves.sort_by_key(|m| match (m.outcome, m.length) {
-        (MoveOutcome::Win, Some(length)) => (0, i64::from(length)),
-        (MoveOutcome::Unknown, _) | (_, None) => (1, 0),
-        (MoveOutcome::Loss, Some(length)) => (2, -i64::from(length)),
+        (MoveOutcome::Win | MoveOutcome::Loss, Some(length)) => {
+            rank(m.outcome == MoveOutcome::Win, length)
+        }
+        _ => (1, 0),
     });
     PositionAnswer {
         board: position.board().to_string(),

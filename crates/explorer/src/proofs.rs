@@ -13,7 +13,7 @@ use anyhow::Context;
 use breakthrough_campaign::store::part_path;
 use breakthrough_engine::Position;
 use breakthrough_proof::outline::{Below, Outline};
-use breakthrough_proof::{read_parts, verify_file, Claim, Manifest, MANIFEST_FILE};
+use breakthrough_proof::{read_parts, verify_file, Manifest, MANIFEST_FILE};
 use breakthrough_solver::Key;
 use serde::{Deserialize, Serialize};
 
@@ -270,15 +270,9 @@ impl Proofs {
     fn summary(index: usize, outline: &Outline) -> PartAnswer {
         let certificate = outline.certificate();
         let winner = certificate.winner();
-        let claim = match certificate.claim() {
-            Claim::Wins => format!("{winner} wins"),
-            Claim::WinsWithin(plies) => format!("{winner} wins within {plies} plies"),
-            Claim::HoldsOut(plies) => format!("{winner} holds out {plies} plies"),
-            Claim::WinsGiven => format!("{winner} wins, given positions proven elsewhere"),
-        };
         PartAnswer {
             index,
-            claim,
+            claim: certificate.claim().describe(winner),
             side: side(winner),
             board: certificate.root().board().to_string(),
             root: certificate.root().to_string(),

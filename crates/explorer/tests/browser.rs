@@ -124,6 +124,22 @@ async fn move_rows(client: &Client) -> Vec<Vec<String>> {
     rows
 }
 
+/// Clicks the element `locator` finds.
+async fn click(client: &Client, locator: Locator<'_>) {
+    client.find(locator).await.unwrap().click().await.unwrap();
+}
+
+/// The text of the element with this id.
+async fn text_of(client: &Client, id: &str) -> String {
+    client
+        .find(Locator::Id(id))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
+}
+
 async fn current_query(client: &Client) -> String {
     let url = client.current_url().await.unwrap();
     url.query().unwrap_or_default().to_string()
@@ -164,13 +180,7 @@ async fn the_page_plays_moves_by_clicking() {
         .await
         .unwrap();
     let first = settled_moves(&client).await;
-    let status = client
-        .find(Locator::Id("status"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let status = text_of(&client, "status").await;
     assert!(status.contains("White to move"), "status: {status}");
     assert!(status.contains("wins; the game lasts"), "status: {status}");
     // The list is best first: a win before any loss, the fastest win first.
@@ -190,8 +200,7 @@ async fn the_page_plays_moves_by_clicking() {
         .into()
     });
     wait_until("the main line", || async {
-        let line = client.find(Locator::Id("mainline")).await.unwrap();
-        line.text().await.unwrap().starts_with("1. ")
+        text_of(&client, "mainline").await.starts_with("1. ")
     })
     .await;
     // The start position, as the page first shows it.
@@ -203,20 +212,8 @@ async fn the_page_plays_moves_by_clicking() {
     );
 
     // Play a2-a3 by clicking the piece, then the square.
-    client
-        .find(Locator::Css("circle[data-square='a2']"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    client
-        .find(Locator::Css("rect[data-square='a3']"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&client, Locator::Css("circle[data-square='a2']")).await;
+    click(&client, Locator::Css("rect[data-square='a3']")).await;
     wait_until("the URL of the position after a2-a3", || async {
         current_query(&client).await != start_query
     })
@@ -225,24 +222,16 @@ async fn the_page_plays_moves_by_clicking() {
     let after_query = current_query(&client).await;
     assert!(after_query.ends_with("+b"), "Black to move: {after_query}");
     assert_ne!(after, first);
-    let status = client
-        .find(Locator::Id("status"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let status = text_of(&client, "status").await;
     assert!(status.contains("Black to move"), "status: {status}");
 
     // Play the best reply from the move list.
     let best = after[0][0].clone();
-    client
-        .find(Locator::Css(&format!("#moves tr[data-move='{best}']")))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(
+        &client,
+        Locator::Css(&format!("#moves tr[data-move='{best}']")),
+    )
+    .await;
     wait_until("the URL after the best reply", || async {
         current_query(&client).await != after_query
     })
@@ -251,26 +240,14 @@ async fn the_page_plays_moves_by_clicking() {
     settled_moves(&client).await;
 
     // Undo goes back to the position after a2-a3.
-    client
-        .find(Locator::Id("undo"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&client, Locator::Id("undo")).await;
     wait_until("the URL after undo", || async {
         current_query(&client).await == after_query
     })
     .await;
     assert_eq!(settled_moves(&client).await, after);
 
-    let main_line = client
-        .find(Locator::Id("mainline"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let main_line = text_of(&client, "mainline").await;
     assert!(main_line.starts_with("1. "), "main line: {main_line}");
 
     // The proof browser: down the largest subtree of the board's certificate.
@@ -288,13 +265,7 @@ async fn the_page_plays_moves_by_clicking() {
     let proof_move = proof_row.attr("data-move").await.unwrap().unwrap();
     proof_row.click().await.unwrap();
     wait_until("the proof's path to grow", || async {
-        let path = client
-            .find(Locator::Id("proof-path"))
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        let path = text_of(&client, "proof-path").await;
         path.contains(&proof_move)
     })
     .await;

@@ -172,16 +172,6 @@ fn compressed_lengths(bytes: &[u8]) -> Vec<u64> {
         .collect()
 }
 
-fn claim_text(part: &Certificate) -> String {
-    let side = part.winner();
-    match part.claim() {
-        Claim::Wins => format!("{side} wins"),
-        Claim::WinsWithin(plies) => format!("{side} wins within {plies} plies"),
-        Claim::HoldsOut(plies) => format!("{side} holds out {plies} plies"),
-        Claim::WinsGiven => format!("{side} wins given positions proven elsewhere"),
-    }
-}
-
 /// Counts compressed bytes without keeping them.
 #[derive(Debug, Default)]
 struct Counter(u64);
@@ -271,7 +261,7 @@ fn part_census(part: &Certificate) -> anyhow::Result<PartCensus> {
         rules: RaceRules::default(),
         heights: Vec::new(),
         census: PartCensus {
-            claim: claim_text(part),
+            claim: part.claim().describe(part.winner()),
             stream_bytes: stream.len() as u64,
             ..PartCensus::default()
         },

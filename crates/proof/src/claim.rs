@@ -18,6 +18,16 @@ pub enum Claim {
 }
 
 impl Claim {
+    /// The claim in words, for `side`: "black wins within 26 plies".
+    pub fn describe(self, side: breakthrough_engine::Color) -> String {
+        match self {
+            Claim::Wins => format!("{side} wins"),
+            Claim::WinsWithin(plies) => format!("{side} wins within {plies} plies"),
+            Claim::HoldsOut(plies) => format!("{side} holds out {plies} plies"),
+            Claim::WinsGiven => format!("{side} wins, given positions proven elsewhere"),
+        }
+    }
+
     /// The bound in plies; `None` for the unbounded claims.
     pub fn plies(self) -> Option<u32> {
         match self {
