@@ -112,6 +112,7 @@ pub fn run_job(
             .proven
             .as_ref()
             .map(|proven| proven as &dyn ProvenElsewhere),
+        ..DfpnConfig::default()
     };
     let mut search = BoundedSearch::new(table, position, config);
     let Searched {

@@ -15,11 +15,12 @@ use std::collections::BTreeMap;
 
 use anyhow::{bail, Context};
 use breakthrough_cli::InputError;
-use breakthrough_engine::Board;
+use breakthrough_engine::{Board, Color};
 use breakthrough_result::{SolveResult, Status};
 use clap::{Args, ValueEnum};
 
 use crate::files::{BenchFile, BenchRow};
+use crate::suite::{read_suite, SuiteEntry, TOTAL};
 
 /// Solve each board of the suite with each contestant (--compare), --repeat times
 /// each, the contestants taking turns; print the median search seconds, whole-process
@@ -38,7 +39,8 @@ pub struct SolveBenchArgs {
     pub program: Option<PathBuf>,
 
     /// The contestants: df-pn against the plain exhaustive reference solver, df-pn
-    /// against df-pn without race rules (the ablation of the race rules), or df-pn on
+    /// against df-pn without race rules (the ablation of the race rules) or without
+    /// its learned estimate (the ablation of the estimate), or df-pn on
     /// each thread count of --threads (scaling), or this build against another
     /// (--baseline) with solve's default settings on each thread count of --threads.
     /// The first two run on one thread.
@@ -52,8 +54,15 @@ pub struct SolveBenchArgs {
 
     /// Boards to solve from the start position [default: 4x5,5x5,4x6; with --compare
     /// threads or baseline: 5x5,4x6,6x5].
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', conflicts_with = "suite")]
     pub boards: Vec<String>,
+
+    /// Solve the positions of this suite (`breakthrough-lab suite`, for example
+    /// results/frontier-suite.tsv) instead of --boards: each answer is checked against
+    /// the suite's, and a last row per contestant gives the totals (the sums of the
+    /// median nodes and median wall seconds) and their ratios.
+    #[arg(long, value_name = "FILE")]
+    pub suite: Option<PathBuf>,
 
     /// Thread counts for --compare threads (the first is what the others are
     /// compared with) and --compare baseline.
@@ -100,6 +109,8 @@ pub enum Compare {
     /// df-pn with race rules against df-pn without them.
     #[value(alias = "patterns")]
     RaceRules,
+    /// df-pn with its learned estimate against df-pn without it (plain mobility).
+    Estimate,
     /// df-pn on each thread count of --threads.
     Threads,
     /// this build against the --baseline build, on each thread count of --threads.
@@ -146,6 +157,36 @@ impl Contestant {
     }
 }
 
+/// What one solve is of: a board's start position, or a suite's position with its
+/// answer.
+struct Case {
+    /// The board, or the suite's name of the position.
+    label: String,
+    board: String,
+    position: Option<String>,
+    winner: Option<Color>,
+}
+
+impl Case {
+    fn start(board: &str) -> Case {
+        Case {
+            label: board.to_string(),
+            board: board.to_string(),
+            position: None,
+            winner: None,
+        }
+    }
+
+    fn of(entry: &SuiteEntry) -> Case {
+        Case {
+            label: entry.name.clone(),
+            board: entry.board.to_string(),
+            position: Some(entry.position.to_string()),
+            winner: Some(entry.winner),
+        }
+    }
+}
+
 impl Compare {
     fn contestants(
         self,
@@ -162,6 +203,14 @@ impl Compare {
             Compare::RaceRules => vec![
                 Contestant::new("dfpn", 1, &["--algo", "dfpn"]),
                 Contestant::new("no-race-rules", 1, &["--algo", "dfpn", "--no-race-rules"]),
+            ],
+            Compare::Estimate => vec![
+                Contestant::new("dfpn", 1, &["--algo", "dfpn"]),
+                Contestant::new(
+                    "no-estimate",
+                    1,
+                    &["--algo", "dfpn", "--estimate-weight", "0"],
+                ),
             ],
             Compare::Threads => {
                 let mut all: Vec<Contestant> = threads
@@ -208,15 +257,19 @@ impl Compare {
 /// report (the first copy's), and the whole process's wall time in seconds (start-up,
 /// table, search and exit, as a user waits for it; until the last copy ends).
 fn solve_once(
-    board: &str,
+    case: &Case,
     contestant: &Contestant,
     args: &SolveBenchArgs,
 ) -> anyhow::Result<(SolveResult, f64)> {
     let flags = &contestant.flags;
+    let board = &case.label;
     let started = Instant::now();
     let mut command = Command::new(&contestant.program);
+    command.args(["solve", &case.board, "--json", "--quiet"]);
+    if let Some(position) = &case.position {
+        command.args(["--position", position]);
+    }
     command
-        .args(["solve", board, "--json", "--quiet"])
         .args(flags)
         .args(["--time-limit", &args.time_limit.to_string()])
         .stdin(Stdio::null())
@@ -266,6 +319,20 @@ fn solve_once(
                 )
             })?;
         reports.push(report);
+    }
+    // A wrong answer ends the benchmark: its time would measure a bug.
+    if let Some(expected) = case.winner {
+        for report in &reports {
+            let winner = report.winner.map(|side| side.name());
+            if report.status == Status::Solved && winner != Some(expected.name()) {
+                bail!(
+                    "{} says {} wins {board}, the suite says {}",
+                    contestant.program.display(),
+                    report.winner.map_or("nobody", |side| side.name()),
+                    expected.name()
+                );
+            }
+        }
     }
     // Copies that did not all finish make the turn unsolved.
     let mut first = reports.swap_remove(0);
@@ -352,8 +419,8 @@ fn bench_row(
 
 /// Checks the arguments before any solve starts (the default boards filled in);
 /// the program measured and the baseline program.
-fn checked(args: &mut SolveBenchArgs) -> anyhow::Result<(PathBuf, PathBuf)> {
-    if args.boards.is_empty() {
+fn checked(args: &mut SolveBenchArgs) -> anyhow::Result<(PathBuf, PathBuf, Vec<Case>)> {
+    if args.boards.is_empty() && args.suite.is_none() {
         args.boards = args.compare.default_boards();
     }
     // Refuse bad input before starting any solve.
@@ -405,11 +472,19 @@ fn checked(args: &mut SolveBenchArgs) -> anyhow::Result<(PathBuf, PathBuf)> {
     if args.copies && args.compare != Compare::Threads {
         return Err(InputError(anyhow::anyhow!("--copies is for --compare threads")).into());
     }
-    Ok((this, baseline))
+    let cases = match &args.suite {
+        Some(path) => read_suite(path)
+            .map_err(InputError)?
+            .iter()
+            .map(Case::of)
+            .collect(),
+        None => args.boards.iter().map(|b| Case::start(b)).collect(),
+    };
+    Ok((this, baseline, cases))
 }
 
 pub fn run(mut args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
-    let (this, baseline) = checked(&mut args)?;
+    let (this, baseline, cases) = checked(&mut args)?;
     let contestants = args
         .compare
         .contestants(&args.threads, args.copies, &this, &baseline);
@@ -418,9 +493,15 @@ pub fn run(mut args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
         print_header(&labels);
     }
     let mut rows = Vec::new();
-    for board in &args.boards {
-        let runs = take_turns(board, &contestants, &args)?;
-        rows.extend(board_rows(board, &contestants, &runs, &args, &labels));
+    let mut all_runs = Vec::new();
+    for case in &cases {
+        let runs = take_turns(case, &contestants, &args)?;
+        rows.extend(board_rows(&case.label, &contestants, &runs, &args, &labels));
+        all_runs.push(runs);
+    }
+    if args.suite.is_some() {
+        let totals = total_runs(&contestants, &all_runs);
+        rows.extend(board_rows("total", &contestants, &totals, &args, &labels));
     }
     write_report(&args, rows)?;
     Ok(ExitCode::SUCCESS)
@@ -468,7 +549,7 @@ impl Labels {
 
 fn print_header(labels: &Labels) {
     outln!(
-        "{:<6} {:<12} {:>7} {:<7} {:>12} {:>9} {:>9} {:>10} {:>9} {:>8} {:>8}",
+        "{:<8} {:<12} {:>7} {:<7} {:>12} {:>9} {:>9} {:>10} {:>9} {:>8} {:>8}",
         "board",
         "solver",
         "threads",
@@ -486,7 +567,7 @@ fn print_header(labels: &Labels) {
 /// Every contestant's runs on `board`, taking turns: every contestant once, then
 /// again, --repeat times.
 fn take_turns(
-    board: &str,
+    case: &Case,
     contestants: &[Contestant],
     args: &SolveBenchArgs,
 ) -> anyhow::Result<Vec<Runs>> {
@@ -499,7 +580,7 @@ fn take_turns(
         .collect();
     for _ in 0..args.repeat {
         for (contestant, runs) in contestants.iter().zip(&mut runs) {
-            let (report, wall) = solve_once(board, contestant, args)?;
+            let (report, wall) = solve_once(case, contestant, args)?;
             runs.all_solved &= report.status == Status::Solved;
             runs.seconds.push(report.stats.seconds);
             runs.walls.push(wall);
@@ -508,6 +589,44 @@ fn take_turns(
         }
     }
     Ok(runs)
+}
+
+/// Each contestant's totals over the cases, as one run: the sums of its median
+/// seconds, wall seconds and nodes, solved if every case was.
+fn total_runs(contestants: &[Contestant], all_runs: &[Vec<Runs>]) -> Vec<Runs> {
+    (0..contestants.len())
+        .map(|i| {
+            let mut total = Runs {
+                all_solved: true,
+                ..Runs::default()
+            };
+            let (mut seconds, mut wall, mut nodes) = (0.0, 0.0, 0.0);
+            let mut peak: Option<f64> = None;
+            for runs in all_runs {
+                let medians = Medians::of(&runs[i]);
+                seconds += medians.seconds;
+                wall += medians.wall;
+                nodes += medians.nodes;
+                total.all_solved &= runs[i].all_solved;
+                if let Some(last) = &runs[i].last {
+                    let mine = last.stats.peak_memory_mb;
+                    peak = match (peak, mine) {
+                        (Some(a), Some(b)) => Some(a.max(b)),
+                        (a, b) => a.or(b),
+                    };
+                    // The total's winner is no one's; its peak memory the largest.
+                    let mut last = last.clone();
+                    last.winner = None;
+                    last.stats.peak_memory_mb = peak;
+                    total.last = Some(last);
+                }
+            }
+            total.seconds.push(seconds);
+            total.walls.push(wall);
+            total.nodes.push(nodes);
+            total
+        })
+        .collect()
 }
 
 /// The contestants' rows on `board` (printed too, without --json), with their
@@ -567,17 +686,18 @@ fn print_row(
     ratios: Option<(f64, f64)>,
 ) {
     let peak = last.stats.peak_memory_mb;
-    let winner = last
-        .winner
-        .map_or("unknown", |side| side.name())
-        .to_string();
+    let winner = match last.winner {
+        Some(side) => side.name(),
+        None if board == TOTAL => "",
+        None => "unknown",
+    };
     let show = |r: Option<f64>| match r {
         Some(r) if r.is_finite() => format!("{r:.2}x"),
         Some(_) => "?".to_string(),
         None => String::new(),
     };
     outln!(
-        "{:<6} {:<12} {:>7} {:<7} {:>12.0} {:>9.2} {:>9.2} {:>9.0}k {:>9.0} {:>8} {:>8}",
+        "{:<8} {:<12} {:>7} {:<7} {:>12.0} {:>9.2} {:>9.2} {:>9.0}k {:>9.0} {:>8} {:>8}",
         board,
         contestant.name,
         contestant.threads,

@@ -21,6 +21,8 @@ mod picture;
 mod published;
 mod report;
 mod scaling;
+mod suite;
+mod train;
 
 use std::process::ExitCode;
 
@@ -42,6 +44,8 @@ enum Command {
     Bench(bench_solve::SolveBenchArgs),
     Census(census::CensusArgs),
     Load(load::LoadArgs),
+    Suite(suite::SuiteArgs),
+    Train(train::TrainArgs),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +55,8 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench_solve::run(args),
         Command::Census(args) => census::run(args),
         Command::Load(args) => load::run(args),
+        Command::Suite(args) => suite::run(args),
+        Command::Train(args) => train::run(args),
     };
     match result {
         Ok(code) => code,

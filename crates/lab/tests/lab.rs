@@ -423,3 +423,68 @@ fn census_of_a_committed_certificate() {
         "certificate",
     );
 }
+
+/// A suite's positions are solved, their answers checked, and a total row closes
+/// each contestant's list; a suite whose answer is wrong stops the benchmark.
+#[test]
+fn bench_runs_a_suite_and_checks_its_answers() {
+    let dir = scratch("suite");
+    let suite = dir.join("suite.tsv");
+    let write = |black_wins: &str| {
+        std::fs::write(
+            &suite,
+            format!(
+                "# a test suite\nname\tboard\tposition\twinner\tnodes\n\
+                 a\t4x5\tBBBB/BBBB/4/WWWW/WWWW w\t{black_wins}\t0\n\
+                 b\t3x6\tBBB/BBB/3/3/WWW/WWW w\twhite\t0\n"
+            ),
+        )
+        .unwrap();
+    };
+    write("black");
+    let output = lab(&[
+        "bench",
+        "--suite",
+        suite.to_str().unwrap(),
+        "--compare",
+        "estimate",
+        "--json",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    let rows = json["solve"].as_array().unwrap();
+    let labels: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| (r["board"].as_str().unwrap(), r["solver"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            ("a", "dfpn"),
+            ("a", "no-estimate"),
+            ("b", "dfpn"),
+            ("b", "no-estimate"),
+            ("total", "dfpn"),
+            ("total", "no-estimate")
+        ]
+    );
+    let nodes = |i: usize| rows[i]["nodes"].as_f64().unwrap();
+    assert_eq!(nodes(4), nodes(0) + nodes(2));
+    assert_eq!(nodes(5), nodes(1) + nodes(3));
+    assert!(rows[5]["x_nodes"].as_f64().is_some());
+
+    // 4x5 is Black's: a suite that says White wins it is wrong.
+    write("white");
+    let output = lab(&["bench", "--suite", suite.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("the suite says white"),
+        "{}",
+        stderr(&output)
+    );
+    assert_input_error(
+        &["bench", "--suite", "/no/such/suite.tsv"],
+        "cannot read the suite",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

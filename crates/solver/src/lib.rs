@@ -34,6 +34,7 @@
 //! ```
 
 pub mod certificate;
+pub mod estimate;
 pub mod length;
 mod limits;
 mod options;

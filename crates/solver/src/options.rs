@@ -69,6 +69,10 @@ pub struct SolveOptions {
     /// plain df-pn+); `None`, the default: the board's number of squares (see
     /// [`SolveOptions::depth_bias_of`]).
     pub depth_bias: Option<u32>,
+    /// How far df-pn's new leaves follow the learned estimate of who wins (see
+    /// [`crate::estimate::initial_numbers`]): [`crate::estimate::DEFAULT_WEIGHT`] by
+    /// default, 0 for plain mobility.
+    pub estimate_weight: f32,
 }
 
 impl SolveOptions {
@@ -84,6 +88,7 @@ impl SolveOptions {
             inverse_epsilon: self.inverse_epsilon,
             race_rules: self.race_rules,
             depth_bias: self.depth_bias,
+            estimate_weight: self.estimate_weight,
             phase: Phase::Search,
             proven: None,
         }
@@ -120,6 +125,7 @@ impl Default for SolveOptions {
             length_earlier: None,
             all_moves: false,
             depth_bias: None,
+            estimate_weight: crate::estimate::DEFAULT_WEIGHT,
         }
     }
 }

@@ -419,7 +419,7 @@ fn a_small_table_still_gives_right_answers() {
 
 #[test]
 fn progress_is_reported_on_long_searches() {
-    let start = Position::start("3x6".parse().unwrap());
+    let start = Position::start("3x7".parse().unwrap());
     let mut reports = 0;
     let solution = solve(&start, &options(Algorithm::Dfpn, None), &mut |p| {
         assert!(p.nodes > 0);

@@ -16,6 +16,7 @@ use breakthrough_result::{
     PartSummary, PartialLengthSearch, ProofNumber, ProofSummary, RaceRuleCounts, RootMove,
     SearchSettings, SearchStats, Side, SolveResult, Solver, Stats, Status, TableStats, Unanswered,
 };
+use breakthrough_solver::estimate::DEFAULT_WEIGHT;
 use breakthrough_solver::race_rules::DEFAULT_RACE_MOVES;
 use breakthrough_solver::{
     check_earlier, solve, Algorithm, GameLength, Limits, PartialLength, Phase, Pn, Probe, Progress,
@@ -68,6 +69,14 @@ pub struct SolveArgs {
     /// for ablation.
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub depth_bias: Option<u32>,
+
+    /// How far df-pn's new positions follow its learned estimate of who wins
+    /// (docs/design/search.md): a position's proof and disproof numbers start at
+    /// e^-s and its moves times e^s, for s the estimate's log-odds that the side to
+    /// move wins times W. 0 turns it off (plain mobility), for ablation.
+    #[arg(long, value_name = "W", default_value_t = DEFAULT_WEIGHT,
+          value_parser = estimate_weight)]
+    pub estimate_weight: f32,
 
     /// Transposition table size in MiB [default: 64 up to 20 squares, 256 up to 25
     /// (512 with --length), 2048 up to 30, else a quarter of the available memory,
@@ -216,8 +225,17 @@ fn solve_options(args: &SolveArgs, position: &Position) -> anyhow::Result<SolveO
         length_earlier,
         all_moves: args.all_moves,
         depth_bias: args.depth_bias,
+        estimate_weight: args.estimate_weight,
         ..SolveOptions::default()
     })
+}
+
+/// `--estimate-weight`: a number from 0 to 100.
+fn estimate_weight(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(w) if (0.0..=100.0).contains(&w) => Ok(w),
+        _ => Err(format!("{text} is not a number from 0 to 100")),
+    }
 }
 
 /// `--time-limit` as a duration; bad input unless a positive number of seconds.

@@ -7,8 +7,9 @@
 //! The search descends into the child of least `delta` while both numbers stay under
 //! the node's thresholds; the child's threshold on its `delta` is
 //! `ceil(second_least_delta * (1 + epsilon))`, which lets it run longer before the
-//! search switches to a sibling. A new leaf's numbers are its mobility (df-pn+) plus
-//! a bias that shrinks with its depth (deep df-pn, see [`depth_bias`]).
+//! search switches to a sibling. A new leaf's numbers are its mobility, scaled by a
+//! learned estimate of who wins (df-pn+, see [`crate::estimate`]), plus a bias that
+//! shrinks with its depth (deep df-pn, see [`depth_bias`]).
 //!
 //! `delta` is the plain sum even though positions reached by several paths are
 //! counted twice: weak proof numbers, the usual remedy, took more nodes on the larger
@@ -16,6 +17,7 @@
 
 use breakthrough_engine::{Board, Position, Step, MAX_MOVES};
 
+use crate::estimate;
 use crate::limits::{Budget, Limits, Stop};
 use crate::progress::{Phase, Progress};
 use crate::race_rules::{move_to_goal, RaceRuleStats, RaceRules, Verdict};
@@ -129,6 +131,9 @@ pub struct DfpnConfig<'a> {
     /// Positions proven elsewhere (a campaign's store), taken as settled where the
     /// search meets them.
     pub proven: Option<&'a dyn ProvenElsewhere>,
+    /// How far a new leaf's numbers follow the estimate of who wins (see
+    /// [`estimate::initial_numbers`]; 0: not at all, plain mobility).
+    pub estimate_weight: f32,
 }
 
 impl Default for DfpnConfig<'_> {
@@ -139,6 +144,7 @@ impl Default for DfpnConfig<'_> {
             depth_bias: None,
             phase: Phase::Search,
             proven: None,
+            estimate_weight: estimate::DEFAULT_WEIGHT,
         }
     }
 }
@@ -284,10 +290,11 @@ impl<'a> Dfpn<'a> {
     }
 
     /// Initial numbers of a position seen for the first time, `depth` plies below the
-    /// search's root (df-pn+ with mobility, made deep): one good move proves a win, so
-    /// `phi = 1`; every move must fail for a loss, so `delta` is the number of moves
-    /// worth searching; and both grow by [`depth_bias`] the nearer the leaf is to the
-    /// root.
+    /// search's root (df-pn+ with mobility and an estimate, made deep): one good move
+    /// proves a win, so `phi = 1`; every move must fail for a loss, so `delta` is the
+    /// number of moves worth searching; both scaled by the estimate of who wins
+    /// ([`estimate::initial_numbers`]), and grown by [`depth_bias`] the nearer the
+    /// leaf is to the root.
     #[inline]
     fn leaf_numbers(&mut self, position: &Position, key: &Key, depth: usize) -> (Pn, Pn) {
         if let Some(wins) = self.proven_wins(key) {
@@ -314,9 +321,10 @@ impl<'a> Dfpn<'a> {
             Verdict::Open => position.move_count(),
         };
         let extra = depth_bias(bias_for(self.config.depth_bias, position.board()), depth);
+        let (phi, delta) = estimate::initial_numbers(position, moves, self.config.estimate_weight);
         (
-            Pn::new(extra.saturating_add(1)),
-            Pn::new(moves.saturating_add(extra)),
+            Pn::new(extra.saturating_add(phi)),
+            Pn::new(delta.saturating_add(extra)),
         )
     }
 
