@@ -175,6 +175,10 @@ pub struct Solver {
 pub struct SearchSettings {
     /// Deep df-pn's depth bias; null for the reference search.
     pub depth_bias: Option<u32>,
+    /// The weight of df-pn's learned estimate (`solve --estimate-weight`); null for
+    /// the reference search, and absent from results made before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimate_weight: Option<f32>,
     pub max_nodes: Option<u64>,
     pub time_limit: Option<f64>,
     /// Whether the length search went on from an earlier run.

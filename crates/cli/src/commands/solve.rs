@@ -679,6 +679,8 @@ fn solver(solution: &Solution, options: &SolveOptions) -> Solver {
         search: Some(SearchSettings {
             depth_bias: (options.algorithm == Algorithm::Dfpn)
                 .then(|| options.depth_bias_of(solution.position.board())),
+            estimate_weight: (options.algorithm == Algorithm::Dfpn)
+                .then_some(options.estimate_weight),
             max_nodes: options.limits.max_nodes,
             time_limit: options.limits.time_limit.map(|d| d.as_secs_f64()),
             length_resumed: options.length_earlier.is_some(),
