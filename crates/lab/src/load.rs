@@ -118,7 +118,8 @@ async fn load(args: LoadArgs) -> anyhow::Result<ExitCode> {
         busy.push(tokio::spawn(async move {
             let mut rng = fastrand::Rng::with_seed(seed as u64);
             while !stop.load(Ordering::Relaxed) {
-                let Some(position) = random_position(board, rng.u32(4..9), &mut rng) else {
+                let Some(position) = crate::suite::random_game(board, rng.u32(4..9), &mut rng)
+                else {
                     continue;
                 };
                 let uri = format!(
@@ -204,16 +205,4 @@ async fn load(args: LoadArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
-}
-
-fn random_position(board: Board, plies: u32, rng: &mut fastrand::Rng) -> Option<Position> {
-    let mut position = Position::start(board);
-    for _ in 0..plies {
-        let moves = position.legal_moves();
-        if position.winner().is_some() || moves.is_empty() {
-            return None;
-        }
-        position = position.play(moves[rng.usize(..moves.len())]);
-    }
-    position.winner().is_none().then_some(position)
 }

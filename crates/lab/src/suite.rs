@@ -269,7 +269,7 @@ fn board_entries(board: Board, args: &SuiteArgs, rng: &mut fastrand::Rng) -> Vec
 
 /// The position after `plies` random legal moves from the start, or `None` if the
 /// game ends first.
-fn random_game(board: Board, plies: u32, rng: &mut fastrand::Rng) -> Option<Position> {
+pub fn random_game(board: Board, plies: u32, rng: &mut fastrand::Rng) -> Option<Position> {
     let mut position = Position::start(board);
     for _ in 0..plies {
         let steps = position.steps();
