@@ -99,7 +99,9 @@ fn random_positions_agree_with_the_reference() {
         let mut tries = 0;
         while found < wanted && tries < 20 * wanted {
             tries += 1;
-            let Some(position) = random_position(board, plies + rng.u32(0..10), &mut rng) else {
+            let Some(position) =
+                Position::after_moves(board, plies + rng.u32(0..10), |n| rng.usize(..n))
+            else {
                 continue;
             };
             // Positions the reference settles quickly: the campaign must agree.
@@ -123,18 +125,6 @@ fn random_positions_agree_with_the_reference() {
         checked += found;
     }
     assert!(checked >= 150);
-}
-
-fn random_position(board: Board, plies: u32, rng: &mut fastrand::Rng) -> Option<Position> {
-    let mut position = Position::start(board);
-    for _ in 0..plies {
-        let steps = position.steps();
-        position = position.play_step(steps[rng.usize(..steps.len())]);
-        if position.winner().is_some() {
-            return None;
-        }
-    }
-    Some(position)
 }
 
 #[test]

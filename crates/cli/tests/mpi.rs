@@ -101,18 +101,6 @@ fn reference(position: &Position, max_nodes: u64) -> Option<Color> {
     solve(position, &options, &mut |_| {}).winner
 }
 
-fn random_position(board: Board, plies: u32, rng: &mut fastrand::Rng) -> Option<Position> {
-    let mut position = Position::start(board);
-    for _ in 0..plies {
-        let steps = position.steps();
-        position = position.play_step(steps[rng.usize(..steps.len())]);
-        if position.winner().is_some() {
-            return None;
-        }
-    }
-    Some(position)
-}
-
 #[test]
 fn campaigns_over_mpi_agree_with_the_reference() {
     let start = Position::start("5x5".parse().unwrap());
@@ -151,7 +139,9 @@ fn campaigns_over_mpi_agree_with_the_reference() {
         let mut tries = 0;
         while found < wanted && tries < 50 * wanted {
             tries += 1;
-            let Some(position) = random_position(parsed, plies + rng.u32(0..10), &mut rng) else {
+            let Some(position) =
+                Position::after_moves(parsed, plies + rng.u32(0..10), |n| rng.usize(..n))
+            else {
                 continue;
             };
             let Some(expected) = reference(&position, 300_000) else {

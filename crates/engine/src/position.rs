@@ -345,6 +345,29 @@ impl Position {
             None
         }
     }
+
+    /// The position after `plies` moves from the start of `board`, each the move of
+    /// index `pick(n)` among the `n` of [`Position::steps`], or `None` if the game
+    /// ends first. Tests and the lab draw their random positions with it, the
+    /// randomness (and so the crate that gives it) being the caller's.
+    ///
+    /// # Panics
+    /// If `pick(n)` returns an index not below `n`.
+    pub fn after_moves(
+        board: Board,
+        plies: u32,
+        mut pick: impl FnMut(usize) -> usize,
+    ) -> Option<Position> {
+        let mut position = Position::start(board);
+        for _ in 0..plies {
+            let steps = position.steps();
+            position = position.play_step(steps[pick(steps.len())]);
+            if position.winner().is_some() {
+                return None;
+            }
+        }
+        Some(position)
+    }
 }
 
 impl fmt::Debug for Position {

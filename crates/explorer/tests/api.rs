@@ -113,18 +113,6 @@ impl Minimax {
     }
 }
 
-fn random_position(board: Board, plies: u32, rng: &mut fastrand::Rng) -> Option<Position> {
-    let mut position = Position::start(board);
-    for _ in 0..plies {
-        let moves = position.legal_moves();
-        if position.winner().is_some() || moves.is_empty() {
-            return None;
-        }
-        position = position.play(moves[rng.usize(..moves.len())]);
-    }
-    position.winner().is_none().then_some(position)
-}
-
 /// The outcome of `position` for its side to move, by the reference search.
 fn reference_wins(position: &Position) -> bool {
     let options = SolveOptions {
@@ -148,7 +136,9 @@ async fn answers_match_minimax_and_the_reference_search() {
         let mut tries = 0;
         while count < 10 && tries < 2_000 {
             tries += 1;
-            let Some(position) = random_position(board, rng.u32(plies.clone()), &mut rng) else {
+            let Some(position) =
+                Position::after_moves(board, rng.u32(plies.clone()), |n| rng.usize(..n))
+            else {
                 continue;
             };
             let mut minimax = Minimax {

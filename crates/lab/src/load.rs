@@ -118,7 +118,8 @@ async fn load(args: LoadArgs) -> anyhow::Result<ExitCode> {
         busy.push(tokio::spawn(async move {
             let mut rng = fastrand::Rng::with_seed(seed as u64);
             while !stop.load(Ordering::Relaxed) {
-                let Some(position) = crate::suite::random_game(board, rng.u32(4..9), &mut rng)
+                let Some(position) =
+                    Position::after_moves(board, rng.u32(4..9), |n| rng.usize(..n))
                 else {
                     continue;
                 };

@@ -222,7 +222,7 @@ fn board_entries(board: Board, args: &SuiteArgs, rng: &mut fastrand::Rng) -> Vec
             break;
         }
         let plies = rng.u32(args.min_plies..=args.max_plies);
-        let Some(position) = random_game(board, plies, rng) else {
+        let Some(position) = Position::after_moves(board, plies, |n| rng.usize(..n)) else {
             continue;
         };
         // A position and its mirror image are one.
@@ -265,20 +265,6 @@ fn board_entries(board: Board, args: &SuiteArgs, rng: &mut fastrand::Rng) -> Vec
         e.name = format!("{board}-{}", i + 1);
     }
     kept
-}
-
-/// The position after `plies` random legal moves from the start, or `None` if the
-/// game ends first.
-pub fn random_game(board: Board, plies: u32, rng: &mut fastrand::Rng) -> Option<Position> {
-    let mut position = Position::start(board);
-    for _ in 0..plies {
-        let steps = position.steps();
-        position = position.play_step(steps[rng.usize(..steps.len())]);
-        if position.winner().is_some() {
-            return None;
-        }
-    }
-    Some(position)
 }
 
 #[cfg(test)]

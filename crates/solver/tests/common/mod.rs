@@ -48,15 +48,7 @@ pub fn check_best_move(solution: &Solution) -> bool {
 
 /// A random position reached by `plies` random moves from the start, if still going on.
 pub fn random_game_position(board: Board, plies: u32, rng: &mut fastrand::Rng) -> Option<Position> {
-    let mut position = Position::start(board);
-    for _ in 0..plies {
-        let steps = position.steps();
-        if steps.is_empty() {
-            return None;
-        }
-        position = position.play_step(steps[rng.usize(..steps.len())]);
-    }
-    position.winner().is_none().then_some(position)
+    Position::after_moves(board, plies, |n| rng.usize(..n))
 }
 
 /// Checks a solve's certificate: it verifies with the rules alone, claims
