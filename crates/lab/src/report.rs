@@ -106,7 +106,8 @@ fn write_header(text: &mut String) -> anyhow::Result<()> {
          \"Plies under perfect play\" is the exact length of the game (`solve --length`:\n\
          the winner as fast as it can, the loser as slow), proven by the certificate;\n\
          \"-\" where it was not computed; \"(separate run)\" where a `solve --length` of its\n\
-         own found it (`<board>-length.json`, not proven by this certificate).\n\
+         own found it (`<board>-length.json`, not proven by this certificate, but by\n\
+         `<board>-length.cert` where that run's certificate is kept).\n\
          \"Main line\" is the plies of the line shown in\n\
          the picture: perfect play where the length is known, else the winner's moves of\n\
          the proof and the loser's longest resistance against them. \"Nodes\" and\n\
