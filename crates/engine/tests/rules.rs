@@ -487,3 +487,36 @@ fn deep_perft_matches_naive() {
         assert_eq!(naive.perft(depth), expected, "{w}x{h} depth {depth}");
     }
 }
+
+/// `Position::after_moves` plays the moves its closure picks, in order, and gives
+/// `None` once a game has ended on the way.
+#[test]
+fn after_moves_plays_the_picked_moves_until_the_game_ends() {
+    let board: Board = "5x5".parse().unwrap();
+    let mut picks = Vec::new();
+    let reached = Position::after_moves(board, 6, |n| {
+        let pick = (picks.len() * 7 + 3) % n;
+        picks.push(pick);
+        pick
+    });
+    let mut expected = Position::start(board);
+    for &pick in &picks {
+        expected = expected.play_step(expected.steps()[pick]);
+    }
+    assert_eq!(picks.len(), 6);
+    assert_eq!(reached, Some(expected));
+    assert_eq!(
+        Position::after_moves(board, 0, |_| 0),
+        Some(Position::start(board))
+    );
+    // Pieces only move forward, so every game ends long before 1,000 plies.
+    let mut plies = 0;
+    assert_eq!(
+        Position::after_moves(board, 1_000, |_| {
+            plies += 1;
+            0
+        }),
+        None
+    );
+    assert!(plies < 2 * board.squares() as usize * board.height() as usize);
+}
