@@ -33,8 +33,7 @@ if [ ${#solves[@]} -gt 0 ]; then
 fi
 for board in "${boards[@]}"; do
   case $board in
-    4x7) tt_mb=${TT_MB:-8192} ;;
-    5x6) tt_mb=${TT_MB:-8192} ;;
+    4x7 | 5x6) tt_mb=${TT_MB:-8192} ;;
     *) continue ;;
   esac
   dir=campaigns/frontier-$board-$(date +%Y%m%d-%H%M%S)
