@@ -38,6 +38,11 @@ pub struct RunOptions {
     /// checkpoint.
     #[cfg(test)]
     pub(crate) crash_after_jobs: Option<u64>,
+    /// With `crash_after_jobs`: crash only once this run has solved a position,
+    /// and commit it first, so that the runs after it have a stored position that
+    /// their checkpoint does not know.
+    #[cfg(test)]
+    pub(crate) crash_after_storing: bool,
     /// End the run cleanly after this many jobs, as a stop request would (a
     /// moment that does not depend on the machine's speed).
     #[cfg(test)]
@@ -63,6 +68,8 @@ impl Default for RunOptions {
             #[cfg(test)]
             crash_after_jobs: None,
             #[cfg(test)]
+            crash_after_storing: false,
+            #[cfg(test)]
             stop_after_jobs: None,
             echo_jobs: false,
             export_min: DEFAULT_EXPORT_MIN,
@@ -71,15 +78,27 @@ impl Default for RunOptions {
 }
 
 impl RunOptions {
-    /// The jobs after which a test ends the run: cleanly, and as a crash would.
+    /// The jobs after which a test ends the run cleanly.
     #[cfg(test)]
-    fn test_ends(&self) -> (Option<u64>, Option<u64>) {
-        (self.stop_after_jobs, self.crash_after_jobs)
+    fn stop_after_jobs(&self) -> Option<u64> {
+        self.stop_after_jobs
+    }
+
+    /// Whether a test's crash is due now.
+    #[cfg(test)]
+    fn crash_due(&self, run: &RunState) -> bool {
+        self.crash_after_jobs.is_some_and(|jobs| run.jobs >= jobs)
+            && (!self.crash_after_storing || run.stored > 0)
     }
 
     #[cfg(not(test))]
-    fn test_ends(&self) -> (Option<u64>, Option<u64>) {
-        (None, None)
+    fn stop_after_jobs(&self) -> Option<u64> {
+        None
+    }
+
+    #[cfg(not(test))]
+    fn crash_due(&self, _run: &RunState) -> bool {
+        false
     }
 }
 
@@ -389,7 +408,7 @@ impl Campaign {
         run: &mut RunState,
         clock: &mut Clock,
     ) -> Result<RunEnd, CampaignError> {
-        let (stop_after_jobs, crash_after_jobs) = options.test_ends();
+        let stop_after_jobs = options.stop_after_jobs();
         loop {
             if self.checkpoint.dag.root().is_solved() {
                 return Ok(RunEnd::Solved);
@@ -405,7 +424,11 @@ impl Campaign {
             {
                 return Ok(RunEnd::TimeLimit);
             }
-            if crash_after_jobs.is_some_and(|jobs| run.jobs >= jobs) {
+            if options.crash_due(run) {
+                #[cfg(test)]
+                if options.crash_after_storing {
+                    self.commit()?;
+                }
                 observer(&self.figures(run, clock.started, &clock.before));
                 return Ok(RunEnd::Running);
             }
