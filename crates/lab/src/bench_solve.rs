@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use anyhow::{bail, Context};
 use breakthrough_cli::InputError;
 use breakthrough_engine::{Board, Color};
-use breakthrough_result::{SolveResult, Status};
+use breakthrough_result::{ProofSummary, SolveResult, Status};
 use clap::{Args, ValueEnum};
 
 use crate::files::{BenchFile, BenchRow};
@@ -92,6 +92,12 @@ pub struct SolveBenchArgs {
     /// times one solve's memory.
     #[arg(long)]
     pub copies: bool,
+
+    /// Each solve also writes its certificate (`solve --proof`, to a temporary file
+    /// removed afterwards), so that the wall time includes the proof's extraction
+    /// and writing: the search seconds stay the search's alone.
+    #[arg(long, conflicts_with = "copies")]
+    pub proof: bool,
 
     /// Print one JSON object on stdout instead of the table.
     #[arg(long)]
@@ -278,6 +284,12 @@ fn solve_once(
     if let Some(mb) = args.tt_mb {
         command.args(["--tt-mb", &mb.to_string()]);
     }
+    let certificate = args.proof.then(|| {
+        std::env::temp_dir().join(format!("breakthrough-bench-{}.cert", std::process::id()))
+    });
+    if let Some(path) = &certificate {
+        command.arg("--proof").arg(path);
+    }
     let mut children = Vec::new();
     for _ in 0..contestant.copies {
         match command.spawn() {
@@ -301,6 +313,9 @@ fn solve_once(
         .collect::<std::io::Result<Vec<_>>>()
         .with_context(|| format!("cannot run {}", contestant.program.display()))?;
     let wall = started.elapsed().as_secs_f64();
+    if let Some(path) = &certificate {
+        let _ = std::fs::remove_file(path);
+    }
     let mut reports = Vec::with_capacity(outputs.len());
     for output in outputs {
         if !matches!(output.status.code(), Some(0 | 3)) {
@@ -348,6 +363,8 @@ struct Runs {
     seconds: Vec<f64>,
     walls: Vec<f64>,
     nodes: Vec<f64>,
+    /// Seconds of the certificate's extraction (with `--proof`).
+    proofs: Vec<f64>,
     all_solved: bool,
     last: Option<SolveResult>,
 }
@@ -413,6 +430,8 @@ fn bench_row(
         peak_memory_mb: last.stats.peak_memory_mb,
         table_mb: search.map(|s| s.table.megabytes),
         thread_nodes: search.map(|s| s.thread_nodes.clone()),
+        median_proof_seconds: (!runs.proofs.is_empty()).then(|| median(&mut runs.proofs.clone())),
+        proof_runs: runs.proofs.clone(),
         ratios,
     }
 }
@@ -490,7 +509,7 @@ pub fn run(mut args: SolveBenchArgs) -> anyhow::Result<ExitCode> {
         .contestants(&args.threads, args.copies, &this, &baseline);
     let labels = Labels::of(args.compare);
     if !args.json {
-        print_header(&labels);
+        print_header(&labels, args.proof);
     }
     let mut rows = Vec::new();
     let mut all_runs = Vec::new();
@@ -547,9 +566,9 @@ impl Labels {
     }
 }
 
-fn print_header(labels: &Labels) {
+fn print_header(labels: &Labels, proof: bool) {
     outln!(
-        "{:<8} {:<12} {:>7} {:<7} {:>12} {:>9} {:>9} {:>10} {:>9} {:>8} {:>8}",
+        "{:<8} {:<12} {:>7} {:<7} {:>12} {:>9} {:>9} {:>10} {:>9} {:>8} {:>8}{}",
         "board",
         "solver",
         "threads",
@@ -560,7 +579,8 @@ fn print_header(labels: &Labels) {
         "nodes/s",
         "peak MiB",
         labels.time,
-        labels.nodes
+        labels.nodes,
+        if proof { "  proof s" } else { "" }
     );
 }
 
@@ -585,6 +605,9 @@ fn take_turns(
             runs.seconds.push(report.stats.seconds);
             runs.walls.push(wall);
             runs.nodes.push(report.stats.nodes as f64);
+            if let Some(ProofSummary::Certificate(proof)) = &report.proof {
+                runs.proofs.push(proof.extraction_seconds);
+            }
             runs.last = Some(report);
         }
     }
@@ -600,13 +623,17 @@ fn total_runs(contestants: &[Contestant], all_runs: &[Vec<Runs>]) -> Vec<Runs> {
                 all_solved: true,
                 ..Runs::default()
             };
-            let (mut seconds, mut wall, mut nodes) = (0.0, 0.0, 0.0);
+            let (mut seconds, mut wall, mut nodes, mut proofs) = (0.0, 0.0, 0.0, None);
             let mut peak: Option<f64> = None;
             for runs in all_runs {
                 let medians = Medians::of(&runs[i]);
                 seconds += medians.seconds;
                 wall += medians.wall;
                 nodes += medians.nodes;
+                if !runs[i].proofs.is_empty() {
+                    let proof = median(&mut runs[i].proofs.clone());
+                    proofs = Some(proofs.unwrap_or(0.0) + proof);
+                }
                 total.all_solved &= runs[i].all_solved;
                 if let Some(last) = &runs[i].last {
                     let mine = last.stats.peak_memory_mb;
@@ -624,6 +651,7 @@ fn total_runs(contestants: &[Contestant], all_runs: &[Vec<Runs>]) -> Vec<Runs> {
             total.seconds.push(seconds);
             total.walls.push(wall);
             total.nodes.push(nodes);
+            total.proofs.extend(proofs);
             total
         })
         .collect()
@@ -669,7 +697,8 @@ fn board_rows(
             continue;
         };
         if !args.json {
-            print_row(board, contestant, last, &medians, ratios);
+            let proof = (!runs.proofs.is_empty()).then(|| median(&mut runs.proofs.clone()));
+            print_row(board, contestant, last, &medians, ratios, proof);
         }
         let ratios = labels.ratios(ratios);
         rows.push(bench_row(board, contestant, runs, last, medians, ratios));
@@ -684,6 +713,7 @@ fn print_row(
     last: &SolveResult,
     medians: &Medians,
     ratios: Option<(f64, f64)>,
+    proof_seconds: Option<f64>,
 ) {
     let peak = last.stats.peak_memory_mb;
     let winner = match last.winner {
@@ -697,7 +727,7 @@ fn print_row(
         None => String::new(),
     };
     outln!(
-        "{:<8} {:<12} {:>7} {:<7} {:>12.0} {:>9.2} {:>9.2} {:>9.0}k {:>9.0} {:>8} {:>8}",
+        "{:<8} {:<12} {:>7} {:<7} {:>12.0} {:>9.2} {:>9.2} {:>9.0}k {:>9.0} {:>8} {:>8}{}",
         board,
         contestant.name,
         contestant.threads,
@@ -709,6 +739,7 @@ fn print_row(
         peak.unwrap_or(f64::NAN),
         show(ratios.map(|r| r.0)),
         show(ratios.map(|r| r.1)),
+        proof_seconds.map_or(String::new(), |s| format!(" {s:>8.2}")),
     );
 }
 

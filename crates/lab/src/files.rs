@@ -98,6 +98,12 @@ pub struct BenchRow {
     pub peak_memory_mb: Option<f64>,
     pub table_mb: Option<u64>,
     pub thread_nodes: Option<Vec<u64>>,
+    /// With `--proof`: each run's seconds of the certificate's extraction, and their
+    /// median.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub proof_runs: Vec<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub median_proof_seconds: Option<f64>,
     /// The ratios to the reference contestant, by the comparison's names
     /// (`speed_up` and `overhead`, or `x_time` and `x_nodes`); null where unsolved.
     #[serde(flatten)]

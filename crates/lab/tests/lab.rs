@@ -343,6 +343,20 @@ fn bench_solve_compares_two_builds_turn_by_turn() {
 }
 
 #[test]
+fn bench_with_proofs_times_their_extraction() {
+    let output = lab(&[
+        "bench", "--boards", "4x4", "--repeat", "2", "--proof", "--json",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    for row in json["solve"].as_array().unwrap() {
+        assert_eq!(row["winner"], "black");
+        assert_eq!(row["proof_runs"].as_array().unwrap().len(), 2, "{row}");
+        assert!(row["median_proof_seconds"].as_f64().unwrap() >= 0.0);
+    }
+}
+
+#[test]
 fn bench_solve_refuses_a_missing_baseline() {
     assert_input_error(&["bench", "--compare", "baseline"], "--baseline PATH");
     assert_input_error(

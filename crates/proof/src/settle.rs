@@ -3,8 +3,10 @@
 //! a plain exhaustive search over the rules, bounded by a few plies.
 //!
 //! The search is minimax over legal moves and nothing else: no table, no race
-//! rules. It tries the claim's side's moves that land nearest its goal first,
-//! which changes its speed only, never its answer.
+//! rules. It tries the claim's side's moves that land nearest its goal first, and
+//! stops where a side needs more moves than it has left to reach its goal or to
+//! capture every piece (see `may_win`); both change its speed only, never its
+//! answer.
 
 use breakthrough_engine::{Bitboard, Color, Position};
 
@@ -52,9 +54,21 @@ fn forces(position: &Position, side: Color, plies: u32, horizon: bool) -> bool {
     if !(position.pieces(mover) & before_goal(position, mover)).is_empty() {
         return mover == side;
     }
-    // A move never ends the game won by the side that did not make it.
-    if !horizon && plies == 1 && mover != side {
+    // A side that cannot win within the plies decides the question: for a win,
+    // `side` fails; for holding out, the opponent cannot break through.
+    let moves_of = |colour: Color| {
+        if colour == mover {
+            plies.div_ceil(2)
+        } else {
+            plies / 2
+        }
+    };
+    if !horizon && !may_win(position, side, moves_of(side)) {
         return false;
+    }
+    let opponent = side.opponent();
+    if horizon && !may_win(position, opponent, moves_of(opponent)) {
+        return true;
     }
     let mut steps = position.steps();
     if mover == side {
@@ -71,6 +85,30 @@ fn forces(position: &Position, side: Color, plies: u32, horizon: bool) -> bool {
             .into_iter()
             .all(|step| forces(&position.play_step(step), side, plies - 1, horizon))
     }
+}
+
+/// Whether `colour` may win a game going on within its next `moves` moves, by the
+/// rules alone: a move takes one piece one rank nearer its goal and captures at
+/// most one piece, so it must have a piece within `moves` ranks of its goal, or
+/// the opponent at most `moves` pieces. (The other way to win, leaving the
+/// opponent without a move, needs it without pieces: a side's most advanced piece
+/// always has a diagonal step, as nothing of its own stands ahead of it.)
+fn may_win(position: &Position, colour: Color, moves: u32) -> bool {
+    if moves == 0 {
+        return false;
+    }
+    if position.pieces(colour.opponent()).len() <= moves {
+        return true;
+    }
+    let board = position.board();
+    let reach = (1..=moves.min(board.height() - 1)).fold(Bitboard::EMPTY, |ranks, away| {
+        ranks
+            | match colour {
+                Color::White => board.rank(board.height() - 1 - away),
+                Color::Black => board.rank(away),
+            }
+    });
+    !(position.pieces(colour) & reach).is_empty()
 }
 
 /// The rank one step before `colour`'s goal.

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use breakthrough_engine::{Board, Color, Position};
+use breakthrough_engine::{Bitboard, Board, Color, Position};
 
 use super::forces_by_minimax;
 use crate::settle::{holds_out, wins_within, MAX_SETTLE_PLIES};
@@ -14,7 +14,9 @@ fn plain(position: &Position, side: Color, limit: u32) -> Option<u32> {
     (0..=limit).find(|&depth| forces_by_minimax(position, side, depth, false))
 }
 
-/// Random positions of a game between random players, at every ply.
+/// Random positions of a game between random players, at every ply, and each
+/// also thinned to a few pieces a side (where wins by capturing every piece
+/// come within the search's plies).
 fn random_positions(board: Board, games: usize, seed: u64) -> Vec<Position> {
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut seen = HashMap::new();
@@ -22,6 +24,17 @@ fn random_positions(board: Board, games: usize, seed: u64) -> Vec<Position> {
         let mut position = Position::start(board);
         while position.winner().is_none() {
             seen.insert(position, ());
+            let [white, black] = [Color::White, Color::Black].map(|colour| {
+                let mut pieces: Vec<u32> = position.pieces(colour).into_iter().collect();
+                rng.shuffle(&mut pieces);
+                pieces.truncate(rng.usize(1..=3));
+                pieces.into_iter().fold(Bitboard::EMPTY, |set, index| {
+                    set | Bitboard::from_index(index)
+                })
+            });
+            if let Ok(thin) = Position::try_from_parts(board, white, black, position.to_move()) {
+                seen.insert(thin, ());
+            }
             let steps = position.steps();
             position = position.play_step(steps[rng.usize(..steps.len())]);
         }
@@ -38,6 +51,7 @@ fn the_search_agrees_with_plain_minimax() {
     for (board, seed) in [
         (Board::new(3, 5).unwrap(), 1),
         (Board::new(5, 5).unwrap(), 2),
+        (Board::new(4, 6).unwrap(), 3),
     ] {
         for position in random_positions(board, 60, seed) {
             for side in [Color::White, Color::Black] {
@@ -48,7 +62,7 @@ fn the_search_agrees_with_plain_minimax() {
                     "{position} for {side}"
                 );
                 wins += usize::from(expected.is_some_and(|d| d > 0));
-                for plies in 0..=3 {
+                for plies in 0..=MAX_SETTLE_PLIES {
                     assert_eq!(
                         holds_out(&position, side, plies),
                         forces_by_minimax(&position, side, plies, true),

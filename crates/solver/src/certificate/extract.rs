@@ -373,9 +373,6 @@ impl Extractor<'_, '_> {
             Claim::WinsWithin(_) => plies.min(left),
             _ => plies,
         };
-        if !may_win_within(position, self.winner, plies) {
-            return None;
-        }
         wins_within(position, self.winner, plies)
     }
 
@@ -502,32 +499,4 @@ impl Extractor<'_, '_> {
             _ => Err(ExtractError::NoWinningMove(position.to_string())),
         }
     }
-}
-
-/// Whether `side` may win within `plies` plies from `position`, by a quick count
-/// that never says no to a win: it must reach the goal or capture every piece of
-/// the other side in the moves it makes. (A win by leaving the other side without
-/// a move is missed, which only costs a mark.)
-fn may_win_within(position: &Position, side: Color, plies: u32) -> bool {
-    let moves = if position.to_move() == side {
-        plies.div_ceil(2)
-    } else {
-        plies / 2
-    };
-    if moves == 0 {
-        return false;
-    }
-    if position.pieces(side.opponent()).len() <= moves {
-        return true;
-    }
-    let board = position.board();
-    let pieces = position.pieces(side);
-    // The ranks from which `moves` moves can reach the goal.
-    (0..moves).any(|away| {
-        let rank = match side {
-            Color::White => board.height() - 2 - away.min(board.height() - 2),
-            Color::Black => 1 + away.min(board.height() - 2),
-        };
-        !(pieces & board.rank(rank)).is_empty()
-    })
 }
