@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use breakthrough_engine::{Board, Position, Step};
+use breakthrough_proof::Compression;
 use breakthrough_solver::{Key, Pn, Progress, RaceRules, Table};
 
 use crate::job::{run_job, JobOptions, JobOutcome};
@@ -290,7 +291,7 @@ fn worker(
                     } => Some(Outcome::Solved {
                         wins,
                         best,
-                        part: proof.to_bytes(),
+                        part: proof.to_bytes_with(Compression::Fast),
                         given,
                         exported,
                     }),

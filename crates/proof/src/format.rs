@@ -98,8 +98,9 @@ use crate::certificate::Certificate;
 use crate::claim::Claim;
 use crate::encoding::Encoding;
 use crate::settle::MAX_SETTLE_PLIES;
+use crate::xz::{self, Compression};
+use crate::zlib;
 use crate::zlib::{deflate, inflate};
-use crate::{xz, zlib};
 
 const MAGIC: &[u8; 8] = b"BTPROOF\0";
 const VERSION: u16 = 1;
@@ -218,6 +219,11 @@ fn with_checksum(mut out: Vec<u8>) -> Vec<u8> {
 /// for parts spelled as version 3, else version 2. All parts must share the root
 /// and the spelling.
 pub fn write_parts(parts: &[Certificate]) -> Vec<u8> {
+    write_parts_with(parts, Compression::Small)
+}
+
+/// As [`write_parts`], version 3's streams compressed as `compression` says.
+pub fn write_parts_with(parts: &[Certificate], compression: Compression) -> Vec<u8> {
     let indexed = parts
         .first()
         .is_some_and(|part| part.encoding != Encoding::Squares);
@@ -249,7 +255,7 @@ pub fn write_parts(parts: &[Certificate]) -> Vec<u8> {
         out.extend_from_slice(&part.positions.to_le_bytes());
         out.extend_from_slice(&(part.stream.len() as u64).to_le_bytes());
         let compressed = if indexed {
-            xz::compress(&part.stream)
+            xz::compress(&part.stream, compression)
         } else {
             deflate(&part.stream, Vec::new())
         };
@@ -378,8 +384,14 @@ impl Certificate {
     /// The file's bytes: version 1 for a plain win spelled as versions 1 and 2, else
     /// a file of one part (see [`write_parts`]).
     pub fn to_bytes(&self) -> Vec<u8> {
+        self.to_bytes_with(Compression::Small)
+    }
+
+    /// As [`Certificate::to_bytes`], version 3's stream compressed as
+    /// `compression` says.
+    pub fn to_bytes_with(&self, compression: Compression) -> Vec<u8> {
         if self.claim != Claim::Wins || self.encoding != Encoding::Squares {
-            return write_parts(std::slice::from_ref(self));
+            return write_parts_with(std::slice::from_ref(self), compression);
         }
         let mut out = Vec::with_capacity(HEADER + self.stream.len() / 4 + CHECKSUM);
         out.extend_from_slice(MAGIC);

@@ -68,8 +68,9 @@ pub use directory::{
 };
 pub use encoding::Encoding;
 pub use file::{verify_file, verify_length, FileError, FileReport};
-pub use format::{read_parts, write_parts, FormatError};
+pub use format::{read_parts, write_parts, write_parts_with, FormatError};
 pub use identity::Identity;
 pub use nodes::{replies_in_order, NodeWriter};
 pub use settle::{holds_out, settles, wins_within, DEFAULT_SETTLE_PLIES, MAX_SETTLE_PLIES};
 pub use verify::{Problem, VerifyError, VerifyReport};
+pub use xz::Compression;

@@ -237,11 +237,13 @@ fn honest_proofs_verify_and_false_claims_fail() {
                 certificate.with_claimed_winner(other).verify().is_err(),
                 "{size}"
             );
-            // Through the file format.
+            // Through the file format, compressed either way.
             let read = Certificate::from_bytes(&certificate.to_bytes()).unwrap();
             assert_eq!(read, certificate);
             assert!(read.verify().is_ok(), "{size}");
             assert!(read.with_claimed_winner(other).verify().is_err(), "{size}");
+            let fast = certificate.to_bytes_with(crate::Compression::Fast);
+            assert_eq!(Certificate::from_bytes(&fast).unwrap(), certificate);
         }
     }
 }
