@@ -141,7 +141,7 @@ impl Halt {
 /// the positions they would prove again, and costs more exports, each a record in
 /// the store and in each worker's memory (figures in `docs/performance.md`,
 /// "Campaigns").
-pub const DEFAULT_EXPORT_MIN: u64 = 10_000;
+pub const DEFAULT_EXPORT_MIN: u64 = 2_000;
 
 /// The answer of a worker that does not search, for measuring what a master can
 /// hand out and take in: the job's position open, every child open at `(1, 1)`.
