@@ -140,7 +140,7 @@ impl Halt {
 /// The default of [`WorkerSettings::export_min`]: a lower bound saves parts more of
 /// the positions they would prove again, and costs more exports, each a record in
 /// the store and in each worker's memory (figures in `docs/performance.md`,
-/// "Campaigns").
+/// "Campaigns" and "Writing proofs faster").
 pub const DEFAULT_EXPORT_MIN: u64 = 2_000;
 
 /// The answer of a worker that does not search, for measuring what a master can

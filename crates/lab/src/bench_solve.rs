@@ -310,12 +310,13 @@ fn solve_once(
     let outputs = children
         .into_iter()
         .map(std::process::Child::wait_with_output)
-        .collect::<std::io::Result<Vec<_>>>()
-        .with_context(|| format!("cannot run {}", contestant.program.display()))?;
+        .collect::<std::io::Result<Vec<_>>>();
     let wall = started.elapsed().as_secs_f64();
     if let Some(path) = &certificate {
         let _ = std::fs::remove_file(path);
     }
+    let outputs =
+        outputs.with_context(|| format!("cannot run {}", contestant.program.display()))?;
     let mut reports = Vec::with_capacity(outputs.len());
     for output in outputs {
         if !matches!(output.status.code(), Some(0 | 3)) {

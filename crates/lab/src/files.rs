@@ -99,7 +99,8 @@ pub struct BenchRow {
     pub table_mb: Option<u64>,
     pub thread_nodes: Option<Vec<u64>>,
     /// With `--proof`: each run's seconds of the certificate's extraction, and their
-    /// median.
+    /// median (in the suite's total row: one figure, the sum of the cases'
+    /// medians).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub proof_runs: Vec<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

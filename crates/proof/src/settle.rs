@@ -92,7 +92,9 @@ fn forces(position: &Position, side: Color, plies: u32, horizon: bool) -> bool {
 /// most one piece, so it must have a piece within `moves` ranks of its goal, or
 /// the opponent at most `moves` pieces. (The other way to win, leaving the
 /// opponent without a move, needs it without pieces: a side's most advanced piece
-/// always has a diagonal step, as nothing of its own stands ahead of it.)
+/// always has a diagonal step, as nothing of its own stands ahead of it.) Every
+/// position the verifier meets has no piece of either side on its goal while the
+/// game goes on: roots are checked so when read, and a move there ends the game.
 fn may_win(position: &Position, colour: Color, moves: u32) -> bool {
     if moves == 0 {
         return false;

@@ -69,7 +69,9 @@ fn crashed_and_continued_campaigns_end_right() {
                 "a stored position was solved again"
             );
             // The master meets stored positions when it loads or expands leaves,
-            // the jobs inside their searches.
+            // the jobs inside their searches (there also those that this run
+            // stored earlier: the count shows the store in use, and the check that
+            // no stored position is solved again is what holds restarts to it).
             store_hits += figures.store_hits + figures.run_proven_hits;
         }
         match outcome {

@@ -19,8 +19,9 @@ use serde_json::json;
 /// Every move of the winner must be legal, every legal move of the loser must be
 /// answered, every game in the proof must end won by the claimed side, and the root
 /// must be the claimed position. A position the proof marks settled is decided by
-/// plain minimax over the rules, a few plies deep (at most 5); no df-pn, race
-/// rules or table is used.
+/// exhaustive minimax over the rules, a few plies deep (at most 5), cut off only
+/// where a side has too few moves left to reach its goal or take every piece; no
+/// df-pn, race rules or table is used.
 ///
 /// Exit code 0 when the proof holds, 4 when the file is damaged or the proof fails
 /// (for a campaign's directory also when a file of it cannot be read), 1 when the

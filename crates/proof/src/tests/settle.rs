@@ -48,6 +48,7 @@ fn random_positions(board: Board, games: usize, seed: u64) -> Vec<Position> {
 fn the_search_agrees_with_plain_minimax() {
     let mut wins = 0;
     let mut checked = 0;
+    let mut captures = 0;
     for (board, seed) in [
         (Board::new(3, 5).unwrap(), 1),
         (Board::new(5, 5).unwrap(), 2),
@@ -62,6 +63,17 @@ fn the_search_agrees_with_plain_minimax() {
                     "{position} for {side}"
                 );
                 wins += usize::from(expected.is_some_and(|d| d > 0));
+                // A win with no piece near enough to reach the goal in the moves
+                // it takes is won by capturing every piece: the cut-off's other
+                // bound.
+                if let Some(plies @ 1..) = expected {
+                    let moves = if position.to_move() == side {
+                        plies.div_ceil(2)
+                    } else {
+                        plies / 2
+                    };
+                    captures += usize::from(ranks_to_goal(&position, side) > moves);
+                }
                 for plies in 0..=MAX_SETTLE_PLIES {
                     assert_eq!(
                         holds_out(&position, side, plies),
@@ -73,8 +85,27 @@ fn the_search_agrees_with_plain_minimax() {
             }
         }
     }
-    // The test means something only if both answers occur often.
+    // The test means something only if both answers occur often, and wins by
+    // capture too.
     assert!(wins > 50 && checked - wins > 50, "{wins} wins of {checked}");
+    assert!(captures > 100, "{captures} wins by capture");
+}
+
+/// The fewest ranks between a piece of `side` and its goal.
+fn ranks_to_goal(position: &Position, side: Color) -> u32 {
+    let board = position.board();
+    position
+        .pieces(side)
+        .into_iter()
+        .map(|index| {
+            let rank = index / board.width();
+            match side {
+                Color::White => board.height() - 1 - rank,
+                Color::Black => rank,
+            }
+        })
+        .min()
+        .unwrap_or(u32::MAX)
 }
 
 #[test]
