@@ -38,9 +38,9 @@ pub struct RunOptions {
     /// checkpoint.
     #[cfg(test)]
     pub(crate) crash_after_jobs: Option<u64>,
-    /// With `crash_after_jobs`: crash only once this run has solved a position,
-    /// and commit it first, so that the runs after it have a stored position that
-    /// their checkpoint does not know.
+    /// With `crash_after_jobs`: crash only once this run has stored a position it
+    /// solved (one not stored before), and commit it first, so that the runs after
+    /// it have a stored position that their checkpoint does not know.
     #[cfg(test)]
     pub(crate) crash_after_storing: bool,
     /// End the run cleanly after this many jobs, as a stop request would (a
