@@ -56,6 +56,10 @@ pub struct JobOptions {
     /// [`breakthrough_solver::SolveOptions::depth_bias`]; `None`: the board's default, `Some(0)`:
     /// none).
     pub depth_bias: Option<u32>,
+    /// Threads of the job's searches (its proof is written on one): the calling
+    /// thread and helpers, which share the table and steer apart near the job's
+    /// root as `solve`'s threads do.
+    pub threads: usize,
 }
 
 /// What a job found.
@@ -95,26 +99,18 @@ pub struct JobReport {
     pub proven_hits: u64,
 }
 
-/// Runs a job on `position` over `table` on the calling thread; `observer` hears the
-/// search's progress now and then (its root numbers: the job's partial results).
+/// Runs a job on `position` over `table`: its searches on `options.threads`
+/// threads (the calling one and helpers), its proof on the calling thread;
+/// `observer` hears the search's progress now and then (its root numbers: the
+/// job's partial results).
 pub fn run_job(
     table: &Table,
     position: &Position,
     options: &JobOptions,
     observer: &mut dyn FnMut(&Progress),
 ) -> Result<JobReport, ExtractError> {
-    let config = DfpnConfig {
-        inverse_epsilon: options.inverse_epsilon,
-        race_rules: options.race_rules,
-        depth_bias: options.depth_bias,
-        phase: Phase::Search,
-        proven: options
-            .proven
-            .as_ref()
-            .map(|proven| proven as &dyn ProvenElsewhere),
-        ..DfpnConfig::default()
-    };
-    let mut search = BoundedSearch::new(table, position, config);
+    let config = dfpn_config(options);
+    let mut search = BoundedSearch::with_threads(table, position, config, options.threads);
     let Searched {
         outcome,
         nodes,
@@ -145,16 +141,35 @@ pub fn run_job(
         }
         Err(_) => return Ok(report(JobOutcome::Stopped, 0, search.proven_hits())),
     };
+    let solved = JobOutcome::Solved {
+        wins,
+        best,
+        proof: None,
+        given: Vec::new(),
+        exported: Vec::new(),
+    };
+    let searched = report(solved, 0, search.proven_hits());
     if !options.proof {
-        let solved = JobOutcome::Solved {
-            wins,
-            best,
-            proof: None,
-            given: Vec::new(),
-            exported: Vec::new(),
-        };
-        return Ok(report(solved, 0, search.proven_hits()));
+        return Ok(searched);
     }
+    prove_job(table, position, searched, options)
+}
+
+/// Writes the proof of a position that a job (run without `options.proof`)
+/// settled, while the table still holds its search, on the calling thread:
+/// `searched` is that job's report, which comes back with the proof and its cost
+/// added (or [`JobOutcome::Stopped`] if `stop_proof` ended it). Any other report
+/// comes back as it is.
+pub fn prove_job(
+    table: &Table,
+    position: &Position,
+    searched: JobReport,
+    options: &JobOptions,
+) -> Result<JobReport, ExtractError> {
+    let JobOutcome::Solved { wins, best, .. } = searched.outcome else {
+        return Ok(searched);
+    };
+    let mut search = BoundedSearch::new(table, position, dfpn_config(options));
     let (written, proof_nodes) = prove(&mut search, position, wins, options);
     let outcome = match written {
         Ok(written) => JobOutcome::Solved {
@@ -167,7 +182,27 @@ pub fn run_job(
         Err(ExtractError::Stopped(_)) => JobOutcome::Stopped,
         Err(err) => return Err(err),
     };
-    Ok(report(outcome, proof_nodes, search.proven_hits()))
+    Ok(JobReport {
+        outcome,
+        proof_nodes,
+        proven_hits: searched.proven_hits + search.proven_hits(),
+        ..searched
+    })
+}
+
+/// The searches' settings of a job.
+fn dfpn_config(options: &JobOptions) -> DfpnConfig<'_> {
+    DfpnConfig {
+        inverse_epsilon: options.inverse_epsilon,
+        race_rules: options.race_rules,
+        depth_bias: options.depth_bias,
+        phase: Phase::Search,
+        proven: options
+            .proven
+            .as_ref()
+            .map(|proven| proven as &dyn ProvenElsewhere),
+        ..DfpnConfig::default()
+    }
 }
 
 /// The job's search: up to its thresholds, then on to its minimum of nodes. Its

@@ -380,6 +380,9 @@ fn settings_from_master(
             halt: Default::default(),
             echo,
             export_min,
+            // A rank's jobs run on one thread each: the master counts a rank's
+            // threads as its jobs at once.
+            team: 1,
         })),
         ToWorker::Quit => Ok(None),
         other => Err(CampaignError::Internal(format!(

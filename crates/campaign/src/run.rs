@@ -22,8 +22,11 @@ use crate::transport::{
 /// How to run (these may change from one run to the next).
 #[derive(Clone, Debug)]
 pub struct RunOptions {
-    /// Worker threads (each runs one job at a time; they share the table).
+    /// Worker threads (they share the table).
     pub threads: usize,
+    /// Threads per job: the threads run `threads / team` jobs at a time, each
+    /// searched by `team` threads that steer apart as `solve`'s threads do.
+    pub team: usize,
     pub table_mb: usize,
     /// End the run after this long (the campaign goes on at the next run).
     pub time_limit: Option<Duration>,
@@ -60,6 +63,7 @@ impl Default for RunOptions {
     fn default() -> Self {
         RunOptions {
             threads: 1,
+            team: 1,
             table_mb: 64,
             time_limit: None,
             checkpoint_every: Duration::from_secs(300),
@@ -78,6 +82,16 @@ impl Default for RunOptions {
 }
 
 impl RunOptions {
+    /// Threads per job: `team`, at least one and at most `threads`.
+    pub fn team(&self) -> usize {
+        self.team.clamp(1, self.threads.max(1))
+    }
+
+    /// Jobs at a time: a team's worth of threads each (at least one).
+    pub fn workers(&self) -> usize {
+        (self.threads / self.team()).max(1)
+    }
+
     /// The jobs after which a test ends the run cleanly.
     #[cfg(test)]
     fn stop_after_jobs(&self) -> Option<u64> {
@@ -268,6 +282,7 @@ impl Campaign {
             halt: Halt::default(),
             echo: options.echo_jobs,
             export_min: options.export_min,
+            team: options.team(),
         }
     }
 
@@ -288,7 +303,7 @@ impl Campaign {
         }
         let settings = self.worker_settings(options);
         let result = std::thread::scope(|scope| {
-            let mut transport = Local::start(scope, options.threads, &table, &settings);
+            let mut transport = Local::start(scope, options.workers(), &table, &settings);
             let result = self.master(&mut transport, options, observer);
             // Whatever happened, the workers must end for the scope to.
             transport.halt(true);

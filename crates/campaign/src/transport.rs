@@ -4,6 +4,7 @@
 //! feature) carries the same messages to worker processes ([`crate::wire`] encodes
 //! them).
 
+use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
@@ -11,9 +12,9 @@ use std::time::Duration;
 
 use breakthrough_engine::{Board, Position, Step};
 use breakthrough_proof::Compression;
-use breakthrough_solver::{Key, Pn, Progress, RaceRules, Table};
+use breakthrough_solver::{ExtractError, Key, Pn, Progress, RaceRules, Table};
 
-use crate::job::{run_job, JobOptions, JobOutcome};
+use crate::job::{prove_job, run_job, JobOptions, JobOutcome, JobReport};
 use crate::proven::ProvenSlot;
 
 /// MiB of each worker thread's memory of the positions its part has written (see
@@ -117,6 +118,9 @@ pub struct WorkerSettings {
     /// A part exports the positions below its root whose proofs in it expand at
     /// least this many positions (see `JobOptions::export_min`; 0: none).
     pub export_min: u64,
+    /// Threads per job (see `JobOptions::threads`): each worker's own choice, not
+    /// the master's.
+    pub team: usize,
 }
 
 /// The flags that end the jobs in flight: first their searches, then (if they
@@ -229,6 +233,10 @@ impl Local {
     }
 }
 
+/// A worker: takes jobs until the master closes the queue. With one thread per
+/// job it writes each settled position's proof itself. With a team, a writer
+/// thread of its own writes them while the team searches the next job, since a
+/// proof is written on one thread and the team's others would wait for it.
 fn worker(
     jobs: &Mutex<Receiver<Job>>,
     reports: &Sender<Report>,
@@ -236,90 +244,131 @@ fn worker(
     settings: &WorkerSettings,
     proven: &ProvenSlot,
 ) {
-    loop {
-        let job = match jobs.lock().unwrap_or_else(|e| e.into_inner()).recv() {
-            Ok(job) => job,
-            Err(_) => return, // The master closed the queue.
-        };
-        if settings.echo {
-            if reports.send(Report::Done(echo(&job))).is_err() {
-                return;
-            }
-            continue;
-        }
-        let options = JobOptions {
-            max_nodes: job.max_nodes,
-            thresholds: job.thresholds,
-            min_nodes: job.max_nodes / 10,
-            race_rules: settings.race_rules,
-            inverse_epsilon: settings.inverse_epsilon,
-            proof: true,
-            proof_mb: PART_PROOF_MB,
-            stop: Some(Arc::clone(&settings.halt.searches)),
-            stop_proof: Some(Arc::clone(&settings.halt.proofs)),
-            proven: Some(proven.clone()),
-            export_min: settings.export_min,
-            // Plain df-pn+ in jobs: deep df-pn's numbers, counted from each job's
-            // root, are on another scale than the rest of the master's, and took as
-            // many nodes in more time (`docs/performance.md`, "Campaigns").
-            depth_bias: Some(0),
-        };
-        let mut observer = |p: &Progress| {
-            let _ = reports.send(Report::Progress {
-                job: job.id,
-                numbers: (p.root_proof, p.root_disproof),
-            });
-        };
-        // A panic in a job (a bug) is reported, so that the master does not wait for
-        // an answer that never comes.
-        let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            run_job(table, &job.position, &options, &mut observer)
-        }));
-        let failed = |why: String| Report::Failed {
-            job: job.id,
-            error: format!("at {}: {why}", job.position),
-        };
-        let report = match ran {
-            Ok(Ok(report)) => {
-                let outcome = match report.outcome {
-                    JobOutcome::Solved {
-                        wins,
-                        best,
-                        proof: Some(proof),
-                        given,
-                        exported,
-                    } => Some(Outcome::Solved {
-                        wins,
-                        best,
-                        part: proof.to_bytes_with(Compression::Fast),
-                        given,
-                        exported,
-                    }),
-                    JobOutcome::Solved { proof: None, .. } => None,
-                    JobOutcome::Open { numbers, children } => {
-                        Some(Outcome::Open { numbers, children })
+    std::thread::scope(|scope| {
+        // A proof waits for the writer while the one before it is written: at
+        // most one thread more than the team's.
+        let writer = (settings.team > 1 && !settings.echo).then(|| {
+            let (proofs, to_write) = std::sync::mpsc::sync_channel::<(Job, JobReport)>(0);
+            std::thread::Builder::new()
+                .name("proof-writer".into())
+                // The extraction recurses once per ply.
+                .stack_size(32 << 20)
+                .spawn_scoped(scope, move || {
+                    for (job, searched) in to_write {
+                        let options = job_options(&job, settings, proven);
+                        let written = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                            prove_job(table, &job.position, searched, &options)
+                        }));
+                        if reports.send(done(&job, written)).is_err() {
+                            return;
+                        }
                     }
-                    JobOutcome::Stopped => Some(Outcome::Stopped),
-                };
-                match outcome {
-                    Some(outcome) => Report::Done(Done {
-                        job: job.id,
-                        place: 0,
-                        outcome,
-                        nodes: report.nodes,
-                        proof_nodes: report.proof_nodes,
-                        proven_hits: report.proven_hits,
-                    }),
-                    None => failed("solved without its proof".into()),
+                })
+                .map(|_| proofs)
+                // Without a writer the worker writes its proofs itself.
+                .ok()
+        });
+        let writer = writer.flatten();
+        loop {
+            let job = match jobs.lock().unwrap_or_else(|e| e.into_inner()).recv() {
+                Ok(job) => job,
+                Err(_) => return, // The master closed the queue.
+            };
+            if settings.echo {
+                if reports.send(Report::Done(echo(&job))).is_err() {
+                    return;
+                }
+                continue;
+            }
+            let options = JobOptions {
+                proof: writer.is_none(),
+                ..job_options(&job, settings, proven)
+            };
+            let mut observer = |p: &Progress| {
+                let _ = reports.send(Report::Progress {
+                    job: job.id,
+                    numbers: (p.root_proof, p.root_disproof),
+                });
+            };
+            // A panic in a job (a bug) is reported, so that the master does not wait
+            // for an answer that never comes.
+            let ran = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                run_job(table, &job.position, &options, &mut observer)
+            }));
+            if let (Some(writer), Ok(Ok(searched))) = (&writer, &ran) {
+                if matches!(searched.outcome, JobOutcome::Solved { .. }) {
+                    if writer.send((job, searched.clone())).is_err() {
+                        return;
+                    }
+                    continue;
                 }
             }
-            Ok(Err(err)) => failed(err.to_string()),
-            Err(_) => failed("the worker panicked".into()),
-        };
-        if reports.send(report).is_err() {
-            return;
+            if reports.send(done(&job, ran)).is_err() {
+                return;
+            }
         }
+    });
+}
+
+/// The options of a worker's job (with its proof).
+fn job_options(job: &Job, settings: &WorkerSettings, proven: &ProvenSlot) -> JobOptions {
+    JobOptions {
+        max_nodes: job.max_nodes,
+        thresholds: job.thresholds,
+        min_nodes: job.max_nodes / 10,
+        race_rules: settings.race_rules,
+        inverse_epsilon: settings.inverse_epsilon,
+        proof: true,
+        proof_mb: PART_PROOF_MB,
+        stop: Some(Arc::clone(&settings.halt.searches)),
+        stop_proof: Some(Arc::clone(&settings.halt.proofs)),
+        proven: Some(proven.clone()),
+        export_min: settings.export_min,
+        threads: settings.team,
+        // Plain df-pn+ in jobs: deep df-pn's numbers, counted from each job's
+        // root, are on another scale than the rest of the master's, and took as
+        // many nodes in more time (`docs/performance.md`, "Campaigns").
+        depth_bias: Some(0),
     }
+}
+
+/// The report of a job that ran (or panicked) to its end, its proof written.
+fn done(job: &Job, ran: std::thread::Result<Result<JobReport, ExtractError>>) -> Report {
+    let failed = |why: String| Report::Failed {
+        job: job.id,
+        error: format!("at {}: {why}", job.position),
+    };
+    let report = match ran {
+        Ok(Ok(report)) => report,
+        Ok(Err(err)) => return failed(err.to_string()),
+        Err(_) => return failed("the worker panicked".into()),
+    };
+    let outcome = match report.outcome {
+        JobOutcome::Solved {
+            wins,
+            best,
+            proof: Some(proof),
+            given,
+            exported,
+        } => Outcome::Solved {
+            wins,
+            best,
+            part: proof.to_bytes_with(Compression::Fast),
+            given,
+            exported,
+        },
+        JobOutcome::Solved { proof: None, .. } => return failed("solved without its proof".into()),
+        JobOutcome::Open { numbers, children } => Outcome::Open { numbers, children },
+        JobOutcome::Stopped => Outcome::Stopped,
+    };
+    Report::Done(Done {
+        job: job.id,
+        place: 0,
+        outcome,
+        nodes: report.nodes,
+        proof_nodes: report.proof_nodes,
+        proven_hits: report.proven_hits,
+    })
 }
 
 impl Transport for Local {

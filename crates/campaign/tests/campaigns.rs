@@ -111,10 +111,13 @@ fn random_positions_agree_with_the_reference() {
             found += 1;
             let dir = scratch("random");
             let job_nodes = [100, 1000, 20_000][found % 3];
-            // Parts that export many positions, some, or none (the default).
+            // Parts that export many positions, some, or none (the default); one
+            // thread, two jobs of one thread each, or one job of two threads.
+            let threads = 1 + found % 2;
             let options = RunOptions {
                 export_min: [20, 500, DEFAULT_EXPORT_MIN, 0][found % 4],
-                ..options(1 + found % 2)
+                team: if matches!(found % 6, 1 | 5) { 2 } else { 1 },
+                ..options(threads)
             };
             let (winner, _) = run_with(&dir, &position, job_nodes, &options);
             assert_eq!(winner, expected, "{position}");

@@ -31,6 +31,7 @@ fn options(proven: Option<&Proven>) -> JobOptions {
         proven,
         export_min: 0,
         depth_bias: None,
+        threads: 1,
     }
 }
 
@@ -245,4 +246,99 @@ fn proofs_export_the_positions_of_big_subproofs() {
         exported_total > 20,
         "only {exported_total} positions exported"
     );
+}
+
+/// Jobs searched by teams of two and three threads: a settled position gets the
+/// reference solver's answer and a proof that holds; a job ends at its node budget
+/// (give or take a check interval per thread) with its children's numbers, and at
+/// its thresholds with numbers past them.
+#[test]
+fn jobs_on_several_threads_end_as_one_thread_does() {
+    let mut rng = fastrand::Rng::with_seed(0x7ea3);
+    let mut solved = 0;
+    while solved < 12 {
+        let board: Board = ["5x5", "4x6"][solved % 2].parse().unwrap();
+        let Some(position) = random_game_position(board, rng.u32(4..12), &mut rng) else {
+            continue;
+        };
+        let Some(winner) = reference(&position, Some(5_000_000)).winner else {
+            continue;
+        };
+        let table = Table::with_megabytes(16);
+        let options = JobOptions {
+            threads: 2 + solved % 2,
+            ..options(None)
+        };
+        let report = run_job(&table, &position, &options, &mut |_| {}).unwrap();
+        let JobOutcome::Solved {
+            wins,
+            proof: Some(proof),
+            ..
+        } = report.outcome
+        else {
+            panic!("{position}: not solved: {:?}", report.outcome);
+        };
+        assert_eq!(wins, winner == position.to_move(), "{position}");
+        assert_eq!(proof.verify().unwrap().winner, winner, "{position}");
+        solved += 1;
+    }
+    // 6x5's start takes millions of nodes: a job of 100,000 ends open.
+    let position = Position::start("6x5".parse().unwrap());
+    for threads in [2, 3] {
+        let table = Table::with_megabytes(64);
+        let budget = JobOptions {
+            max_nodes: 100_000,
+            threads,
+            ..options(None)
+        };
+        let report = run_job(&table, &position, &budget, &mut |_| {}).unwrap();
+        let JobOutcome::Open {
+            children: Some(children),
+            ..
+        } = report.outcome
+        else {
+            panic!("{threads} threads: {:?}", report.outcome);
+        };
+        assert_eq!(children.len(), position.steps().len());
+        // Each thread counts its nodes and reads the others' every 16,384 of its own.
+        let slack = threads as u64 * (1 << 14);
+        assert!(
+            (100_000..=100_000 + slack).contains(&report.nodes),
+            "{threads} threads searched {} nodes",
+            report.nodes
+        );
+        let thresholds = (Pn::new(40), Pn::new(40));
+        let bounded = JobOptions {
+            thresholds,
+            ..budget
+        };
+        let report = run_job(&table, &position, &bounded, &mut |_| {}).unwrap();
+        let JobOutcome::Open { numbers, .. } = report.outcome else {
+            panic!("{threads} threads: {:?}", report.outcome);
+        };
+        assert!(
+            numbers.0 >= thresholds.0 || numbers.1 >= thresholds.1,
+            "{threads} threads ended at {numbers:?}"
+        );
+    }
+    // Past its thresholds a job goes on to its minimum of nodes, all its steps
+    // together: the second step's budget is what the first one left.
+    for threads in [1, 2, 3] {
+        let table = Table::with_megabytes(64);
+        let minimum = JobOptions {
+            max_nodes: 1_000_000,
+            min_nodes: 100_000,
+            thresholds: (Pn::new(40), Pn::new(40)),
+            threads,
+            ..options(None)
+        };
+        let report = run_job(&table, &position, &minimum, &mut |_| {}).unwrap();
+        assert!(matches!(report.outcome, JobOutcome::Open { .. }));
+        let slack = threads as u64 * (1 << 14);
+        assert!(
+            (100_000..=100_000 + slack).contains(&report.nodes),
+            "{threads} threads searched {} nodes",
+            report.nodes
+        );
+    }
 }

@@ -134,6 +134,23 @@ fn bad_input_is_one_line_and_exit_2() {
     assert_input_error(&["show", "5x5", "-p", "W4/5/5/5/5 w"], "goal rank");
     assert_input_error(&["show", "5x5", "--moves", "a2-a3 a4-a3"], "move 2");
     assert_input_error(&["show", "5x5", "--moves", "a2xa3"], "a2-a3");
+    // Refused before the campaign's directory is made.
+    let dir = std::env::temp_dir().join("breakthrough-cli-never-made");
+    let dir = dir.to_str().unwrap();
+    assert_input_error(
+        &[
+            "campaign",
+            "run",
+            dir,
+            "4x5",
+            "--threads",
+            "3",
+            "--team",
+            "2",
+        ],
+        "--team 2 does not divide the 3 threads",
+    );
+    assert!(!std::path::Path::new(dir).exists());
 }
 
 #[test]

@@ -68,6 +68,14 @@ pub struct RunArgs {
           value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
 
+    /// Threads per job: the threads run a job each by default; with --team T, they
+    /// run threads/T jobs at a time, each searched by T threads that share the
+    /// table and steer apart near the job's root as `solve`'s threads do (fewer
+    /// jobs at once, each done sooner). Must divide --threads. Not over MPI.
+    #[arg(long, value_name = "T", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub team: u32,
+
     /// Table size in MiB, shared by the workers [default: as for `solve`]. Over MPI:
     /// per worker rank (give it when several ranks share a machine).
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
@@ -187,8 +195,16 @@ fn run_campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let threads = args.threads.map_or_else(system::cores, |n| n as usize);
+    let team = args.team as usize;
+    if !threads.is_multiple_of(team) {
+        return Err(InputError(anyhow::anyhow!(
+            "--team {team} does not divide the {threads} threads: give --threads a multiple of it"
+        ))
+        .into());
+    }
     let options = RunOptions {
         threads,
+        team,
         table_mb,
         time_limit,
         checkpoint_every,
@@ -205,6 +221,11 @@ fn run_campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         .into());
     }
     match breakthrough_campaign::launcher_ranks() {
+        Some(ranks) if ranks > 1 && team > 1 => Err(InputError(anyhow::anyhow!(
+            "--team is for a run in one process: over MPI ({ranks} ranks), each rank runs one \
+             job per thread"
+        ))
+        .into()),
         #[cfg(feature = "mpi")]
         Some(ranks) => super::campaign_mpi::run(&args, &position, &spec, options, ranks),
         #[cfg(not(feature = "mpi"))]

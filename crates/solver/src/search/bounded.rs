@@ -19,15 +19,15 @@ use crate::table::key::Key;
 use crate::table::pn::Pn;
 use crate::table::Table;
 
-/// One position's search over a table, on the calling thread, in steps.
+/// One position's search over a table, in steps: the searches on the calling
+/// thread and, with more threads, helpers that share the table and steer apart as
+/// [`crate::search::parallel`] does; the proof on the calling thread.
 pub struct BoundedSearch<'a> {
     table: &'a Table,
     position: Position,
     key: Key,
     config: DfpnConfig<'a>,
-    /// Every step's search belongs to this one-thread team, whose node count the
-    /// steps share.
-    team: Team,
+    threads: usize,
     proven_hits: u64,
 }
 
@@ -36,6 +36,7 @@ impl std::fmt::Debug for BoundedSearch<'_> {
         f.debug_struct("BoundedSearch")
             .field("position", &self.position)
             .field("config", &self.config)
+            .field("threads", &self.threads)
             .field("proven_hits", &self.proven_hits)
             .finish_non_exhaustive()
     }
@@ -47,7 +48,7 @@ pub struct Searched {
     /// The root's numbers (`phi`, `delta`) and, when it is won, the winning move;
     /// or the limit that stopped the step.
     pub outcome: Result<(Pn, Pn, Option<Step>), Stop>,
-    /// Nodes of the step.
+    /// Nodes of the step, all its threads together.
     pub nodes: u64,
     /// The root's numbers as the step last saw them.
     pub root_numbers: (Pn, Pn),
@@ -67,14 +68,25 @@ pub struct WrittenProof {
 
 impl<'a> BoundedSearch<'a> {
     /// A search of `position` over `table` with `config` (its phase is the
-    /// searches'; the proof's is [`Phase::Proof`]).
+    /// searches'; the proof's is [`Phase::Proof`]), on the calling thread alone.
     pub fn new(table: &'a Table, position: &Position, config: DfpnConfig<'a>) -> Self {
+        BoundedSearch::with_threads(table, position, config, 1)
+    }
+
+    /// The same, each search step on `threads` threads (the calling one and
+    /// helpers started for the step).
+    pub fn with_threads(
+        table: &'a Table,
+        position: &Position,
+        config: DfpnConfig<'a>,
+        threads: usize,
+    ) -> Self {
         BoundedSearch {
             table,
             position: *position,
             key: Key::of(position),
             config,
-            team: Team::new(1),
+            threads: threads.max(1),
             proven_hits: 0,
         }
     }
@@ -92,9 +104,7 @@ impl<'a> BoundedSearch<'a> {
         thresholds: (Pn, Pn),
         observer: &mut dyn FnMut(&Progress),
     ) -> Searched {
-        let mut search = Dfpn::new(self.table, &self.team, limits, self.config, observer);
-        let outcome = search.search_root(&self.position, self.key, thresholds);
-        finish(search, outcome, &mut self.proven_hits)
+        self.step(limits, thresholds, None, observer)
     }
 
     /// Goes on from a search that ended with the root's numbers `from`, with no
@@ -106,16 +116,82 @@ impl<'a> BoundedSearch<'a> {
         from: (Pn, Pn),
         observer: &mut dyn FnMut(&Progress),
     ) -> Searched {
-        let mut search = Dfpn::new(self.table, &self.team, limits, self.config, observer);
-        search.assume_root_numbers(from);
-        let outcome = match search.search_root(&self.position, self.key, (Pn::INF, Pn::INF)) {
-            Err(Stop::NodeLimit) => {
-                let (phi, delta) = search.root_numbers();
-                Ok((phi, delta, None))
+        let mut searched = self.step(limits, (Pn::INF, Pn::INF), Some(from), observer);
+        if let Err(Stop::NodeLimit) = searched.outcome {
+            let (phi, delta) = searched.root_numbers;
+            searched.outcome = Ok((phi, delta, None));
+        }
+        searched
+    }
+
+    /// One step: the root searched up to `thresholds` or `limits` by a team of
+    /// the search's threads, whose first to end ends it for all; `from`, the
+    /// numbers to report until the step computes its own. Only the calling thread
+    /// tells `observer`. With several threads, the root's numbers are those the
+    /// thread whose outcome is the step's computed when it last left the root;
+    /// other threads may have searched its children further since (the table
+    /// holds that, and a job reads its children's numbers from it).
+    fn step(
+        &mut self,
+        limits: Limits,
+        thresholds: (Pn, Pn),
+        from: Option<(Pn, Pn)>,
+        observer: &mut dyn FnMut(&Progress),
+    ) -> Searched {
+        let team = Team::new(self.threads);
+        let (table, config, position, key) = (self.table, self.config, self.position, self.key);
+        let run = |observer: &mut dyn FnMut(&Progress)| {
+            let _halt = HaltOnPanic(&team);
+            let mut search = Dfpn::new(table, &team, limits.clone(), config, observer);
+            if let Some(from) = from {
+                search.assume_root_numbers(from);
             }
-            other => other,
+            let outcome = search.search_root(&position, key, thresholds);
+            // A thread halted by another's end has no outcome of its own.
+            let took = !(outcome.is_err() && team.halted()) && team.finish(outcome);
+            search.flush();
+            ThreadStep {
+                nodes: search.nodes(),
+                proven_hits: search.proven_hits(),
+                root_numbers: search.root_numbers(),
+                took: took.then_some(outcome.is_ok()),
+            }
         };
-        finish(search, outcome, &mut self.proven_hits)
+        let mut steps = Vec::with_capacity(self.threads);
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..self.threads)
+                .filter_map(|index| {
+                    let run = &run;
+                    std::thread::Builder::new()
+                        .name(format!("job-helper-{index}"))
+                        // The search recurses once per ply.
+                        .stack_size(32 << 20)
+                        .spawn_scoped(scope, move || run(&mut |_| {}))
+                        // Without a helper the others search on, only slower.
+                        .ok()
+                })
+                .collect();
+            steps.push(run(observer));
+            for helper in helpers {
+                // A helper that panicked takes its figures with it; the panic is
+                // passed on, as on the calling thread.
+                match helper.join() {
+                    Ok(step) => steps.push(step),
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            }
+        });
+        let outcome = team.outcome().unwrap_or(Err(Stop::Interrupted));
+        self.proven_hits += steps.iter().map(|step| step.proven_hits).sum::<u64>();
+        // The root's numbers as the thread whose outcome is the step's saw them
+        // (one thread's limit may have been replaced by another's numbers).
+        let ender = steps.iter().find(|step| step.took == Some(outcome.is_ok()));
+        let ender = ender.unwrap_or(&steps[0]);
+        Searched {
+            outcome,
+            nodes: steps.iter().map(|step| step.nodes).sum(),
+            root_numbers: ender.root_numbers,
+        }
     }
 
     /// Writes the proof that `winner` wins the settled position with `claim`,
@@ -139,7 +215,8 @@ impl<'a> BoundedSearch<'a> {
             ..self.config
         };
         let mut quiet = |_: &Progress| {};
-        let mut extraction = Dfpn::new(self.table, &self.team, limits, config, &mut quiet);
+        let team = Team::new(1);
+        let mut extraction = Dfpn::new(self.table, &team, limits, config, &mut quiet);
         let written = extract::write_proof(
             &mut extraction,
             &self.position,
@@ -158,18 +235,25 @@ impl<'a> BoundedSearch<'a> {
     }
 }
 
-/// The step's figures, once its search has shared its counts; adds its meetings
-/// with positions proven elsewhere to `proven_hits`.
-fn finish(
-    mut search: Dfpn<'_>,
-    outcome: Result<(Pn, Pn, Option<Step>), Stop>,
-    proven_hits: &mut u64,
-) -> Searched {
-    search.flush();
-    *proven_hits += search.proven_hits();
-    Searched {
-        outcome,
-        nodes: search.nodes(),
-        root_numbers: search.root_numbers(),
+/// What one thread of a step did.
+struct ThreadStep {
+    nodes: u64,
+    proven_hits: u64,
+    root_numbers: (Pn, Pn),
+    /// Whether its outcome became the step's when it ended, and then whether
+    /// that outcome was numbers (not a limit).
+    took: Option<bool>,
+}
+
+/// Ends a team's step when the thread holding it panics, so that the other
+/// threads stop at once instead of at their limits, and the panic reaches the
+/// caller.
+struct HaltOnPanic<'t>(&'t Team);
+
+impl Drop for HaltOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.finish(Err(Stop::Interrupted));
+        }
     }
 }

@@ -238,16 +238,10 @@ impl<'a> Dfpn<'a> {
         }
     }
 
-    /// Proves or disproves the root: whether the side to move wins, and with which
-    /// move. `key` is the root's, and says the question: who wins, or (a bounded key,
-    /// see [`Key::within`]) whether a side wins within a number of plies.
-    pub fn solve_root(&mut self, root: &Position, key: Key) -> Result<(bool, Option<Step>), Stop> {
-        let (phi, _, best) = self.search_root(root, key, (Pn::INF, Pn::INF))?;
-        Ok((phi == Pn::ZERO, best))
-    }
-
     /// Searches the root until it is solved or its numbers reach `thresholds`
     /// (`phi`, `delta`); returns its numbers and, when won, the winning move.
+    /// `key` is the root's, and says the question: who wins, or (a bounded key, see
+    /// [`Key::within`]) whether a side wins within a number of plies.
     pub fn search_root(
         &mut self,
         root: &Position,

@@ -113,7 +113,8 @@ pub(crate) fn search(
     let run = |index: usize, observer: &mut dyn FnMut(&Progress)| {
         let config = options.dfpn_config();
         let mut search = Dfpn::new(table, &team, options.limits.clone(), config, observer);
-        let outcome = search.solve_root(root, options.root_key(root));
+        let key = options.root_key(root);
+        let outcome = search.search_root(root, key, (Pn::INF, Pn::INF));
         // A thread stopped by another's finish reports nothing of its own.
         if !(outcome.is_err() && team.halted()) {
             team.finish(outcome);
@@ -137,7 +138,10 @@ pub(crate) fn search(
     }
     let reports = reports.into_inner().unwrap_or_else(|e| e.into_inner());
     // The calling thread either finished the team or was halted by a thread that did.
-    let outcome = team.outcome().unwrap_or(Err(Stop::Interrupted));
+    let outcome: Outcome = team
+        .outcome()
+        .unwrap_or(Err(Stop::Interrupted))
+        .map(|(phi, _, best)| (phi == Pn::ZERO, best));
     let mut race_rules = RaceRuleStats::default();
     for report in &reports {
         race_rules.add(&report.race_rules);

@@ -31,14 +31,19 @@ pub(crate) struct Team {
     busy: Box<[AtomicU16]>,
     /// Set when the search is over for everyone.
     halt: AtomicBool,
-    /// The first thread to finish says how: solved, or the limit it hit.
-    outcome: Mutex<Option<Outcome>>,
+    /// The first thread to finish says how: the root's numbers (settled, or past
+    /// the thresholds) and its winning move, or the limit it hit.
+    outcome: Mutex<Option<Numbers>>,
     /// Nodes the threads have reported so far.
     nodes: AtomicU64,
 }
 
 /// Whether the side to move wins at the root, and with which move.
 pub(crate) type Outcome = Result<(bool, Option<Step>), Stop>;
+
+/// How a thread's search of the root ended: the root's numbers (`phi`, `delta`)
+/// and, when it is won, the winning move; or the limit that stopped it.
+pub(crate) type Numbers = Result<(Pn, Pn, Option<Step>), Stop>;
 
 impl Team {
     pub fn new(threads: usize) -> Team {
@@ -113,15 +118,26 @@ impl Team {
         self.halt.load(Ordering::Relaxed)
     }
 
-    /// Ends the search for everyone with `outcome`, unless another thread did first.
-    pub fn finish(&self, outcome: Outcome) {
+    /// Ends the search for everyone with `outcome`, unless another thread did
+    /// first; returns whether `outcome` is now the search's. A thread that comes
+    /// back with the root's numbers after another one hit a limit replaces the
+    /// limit: its numbers (a settled root, say) are worth more.
+    pub fn finish(&self, outcome: Numbers) -> bool {
         let mut first = self.outcome.lock().unwrap_or_else(|e| e.into_inner());
-        first.get_or_insert(outcome);
+        let taken = match *first {
+            None => true,
+            Some(Err(_)) => outcome.is_ok(),
+            Some(Ok(_)) => false,
+        };
+        if taken {
+            *first = Some(outcome);
+        }
         self.halt.store(true, Ordering::Relaxed);
+        taken
     }
 
     /// How the search ended, once a thread has finished it.
-    pub fn outcome(&self) -> Option<Outcome> {
+    pub fn outcome(&self) -> Option<Numbers> {
         *self.outcome.lock().unwrap_or_else(|e| e.into_inner())
     }
 
