@@ -5,8 +5,10 @@
 //! them).
 
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{
+    channel, sync_channel, Receiver, RecvTimeoutError, SendError, Sender, SyncSender,
+};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -88,7 +90,7 @@ pub enum Report {
 
 /// The master's side of the conversation.
 pub trait Transport {
-    /// Jobs that can run at once.
+    /// Jobs the master keeps out at once (running, or queued for a worker).
     fn workers(&self) -> usize;
     /// Hands a job to a free worker (its home if that one is free).
     fn send(&mut self, job: Job);
@@ -118,8 +120,8 @@ pub struct WorkerSettings {
     /// A part exports the positions below its root whose proofs in it expand at
     /// least this many positions (see `JobOptions::export_min`; 0: none).
     pub export_min: u64,
-    /// Threads per job (see `JobOptions::threads`): each worker's own choice, not
-    /// the master's.
+    /// Threads per job (see `JobOptions::threads`). Not in the master's settings
+    /// message: a worker process sets its own (`crate::mpi`).
     pub team: usize,
 }
 
@@ -173,6 +175,9 @@ pub fn echo(job: &Job) -> Done {
 /// Workers as threads of this process over one shared table.
 pub struct Local {
     workers: usize,
+    /// Proofs that teams' writers are writing now: their jobs are still out, and
+    /// their teams free for more (see [`Transport::workers`]).
+    writing: Arc<AtomicUsize>,
     jobs: Option<Sender<Job>>,
     reports: Receiver<Report>,
     halt: Halt,
@@ -198,21 +203,24 @@ impl Local {
         let proven = ProvenSlot::default();
         let (report_sender, reports) = channel();
         let job_receiver = Arc::new(Mutex::new(job_receiver));
+        let writing = Arc::new(AtomicUsize::new(0));
         for index in 0..workers.max(1) {
             let jobs = Arc::clone(&job_receiver);
             let reports = report_sender.clone();
             let proven = proven.clone();
+            let writing = Arc::clone(&writing);
             std::thread::Builder::new()
                 .name(format!("worker-{index}"))
                 // The search recurses once per ply.
                 .stack_size(32 << 20)
                 .spawn_scoped(scope, move || {
-                    worker(&jobs, &reports, table, settings, &proven)
+                    worker(&jobs, &reports, table, settings, &proven, &writing)
                 })
                 .expect("cannot start a worker thread");
         }
         Local {
             workers: workers.max(1),
+            writing,
             jobs: Some(job_sender),
             reports,
             halt: settings.halt.clone(),
@@ -235,40 +243,23 @@ impl Local {
 
 /// A worker: takes jobs until the master closes the queue. With one thread per
 /// job it writes each settled position's proof itself. With a team, a writer
-/// thread of its own writes them while the team searches the next job, since a
-/// proof is written on one thread and the team's others would wait for it.
+/// thread of its own writes them while the team takes another job (counted in
+/// `writing`, so that the master sends one): a proof is written on one thread,
+/// and the team's others would wait for it.
 fn worker(
     jobs: &Mutex<Receiver<Job>>,
     reports: &Sender<Report>,
     table: &Table,
     settings: &WorkerSettings,
     proven: &ProvenSlot,
+    writing: &AtomicUsize,
 ) {
     std::thread::scope(|scope| {
-        // A proof waits for the writer while the one before it is written: at
-        // most one thread more than the team's.
-        let writer = (settings.team > 1 && !settings.echo).then(|| {
-            let (proofs, to_write) = std::sync::mpsc::sync_channel::<(Job, JobReport)>(0);
-            std::thread::Builder::new()
-                .name("proof-writer".into())
-                // The extraction recurses once per ply.
-                .stack_size(32 << 20)
-                .spawn_scoped(scope, move || {
-                    for (job, searched) in to_write {
-                        let options = job_options(&job, settings, proven);
-                        let written = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                            prove_job(table, &job.position, searched, &options)
-                        }));
-                        if reports.send(done(&job, written)).is_err() {
-                            return;
-                        }
-                    }
-                })
-                .map(|_| proofs)
-                // Without a writer the worker writes its proofs itself.
-                .ok()
-        });
-        let writer = writer.flatten();
+        let writer = if settings.team > 1 && !settings.echo {
+            start_writer(scope, reports, table, settings, proven, writing)
+        } else {
+            None
+        };
         loop {
             let job = match jobs.lock().unwrap_or_else(|e| e.into_inner()).recv() {
                 Ok(job) => job,
@@ -295,19 +286,65 @@ fn worker(
             let ran = std::panic::catch_unwind(AssertUnwindSafe(|| {
                 run_job(table, &job.position, &options, &mut observer)
             }));
-            if let (Some(writer), Ok(Ok(searched))) = (&writer, &ran) {
-                if matches!(searched.outcome, JobOutcome::Solved { .. }) {
-                    if writer.send((job, searched.clone())).is_err() {
-                        return;
+            let report = match (&writer, ran) {
+                (Some(writer), Ok(Ok(searched)))
+                    if matches!(searched.outcome, JobOutcome::Solved { .. }) =>
+                {
+                    match writer.send((job, searched)) {
+                        Ok(()) => continue,
+                        // A writer that is gone (a bug) leaves the job to fail here.
+                        Err(SendError((job, _))) => failed(&job, "the proof writer is gone"),
                     }
-                    continue;
                 }
-            }
-            if reports.send(done(&job, ran)).is_err() {
+                (_, ran) => done(&job, ran),
+            };
+            if reports.send(report).is_err() {
                 return;
             }
         }
     });
+}
+
+/// Starts a team's proof writer in `scope`: it writes the proofs of the
+/// positions sent to it and reports their jobs. The channel holds none: a team
+/// that settles a position while the one before is still being written waits,
+/// so a worker is at most one thread more than its team.
+fn start_writer<'scope, 'env>(
+    scope: &'scope std::thread::Scope<'scope, 'env>,
+    reports: &'env Sender<Report>,
+    table: &'env Table,
+    settings: &'env WorkerSettings,
+    proven: &'env ProvenSlot,
+    writing: &'env AtomicUsize,
+) -> Option<SyncSender<(Job, JobReport)>> {
+    let (proofs, to_write) = sync_channel::<(Job, JobReport)>(0);
+    std::thread::Builder::new()
+        .name("proof-writer".into())
+        // The extraction recurses once per ply.
+        .stack_size(32 << 20)
+        .spawn_scoped(scope, move || {
+            for (job, searched) in to_write {
+                // Its team is free for another job meanwhile.
+                writing.fetch_add(1, Ordering::Relaxed);
+                let written = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                    let options = job_options(&job, settings, proven);
+                    done(
+                        &job,
+                        Ok(prove_job(table, &job.position, searched, &options)),
+                    )
+                }));
+                let report = written.unwrap_or_else(|_| failed(&job, "the proof writer panicked"));
+                // Counted off before the report: the master, once it has the
+                // report, must not see the team still free for one job more.
+                writing.fetch_sub(1, Ordering::Relaxed);
+                if reports.send(report).is_err() {
+                    return;
+                }
+            }
+        })
+        // Without a writer the worker writes its proofs itself.
+        .ok()
+        .map(|_| proofs)
 }
 
 /// The options of a worker's job (with its proof).
@@ -332,16 +369,20 @@ fn job_options(job: &Job, settings: &WorkerSettings, proven: &ProvenSlot) -> Job
     }
 }
 
-/// The report of a job that ran (or panicked) to its end, its proof written.
-fn done(job: &Job, ran: std::thread::Result<Result<JobReport, ExtractError>>) -> Report {
-    let failed = |why: String| Report::Failed {
+/// The report of a job that failed (a bug).
+fn failed(job: &Job, why: &str) -> Report {
+    Report::Failed {
         job: job.id,
         error: format!("at {}: {why}", job.position),
-    };
+    }
+}
+
+/// The report of a job that ran (or panicked) to its end, its proof written.
+fn done(job: &Job, ran: std::thread::Result<Result<JobReport, ExtractError>>) -> Report {
     let report = match ran {
         Ok(Ok(report)) => report,
-        Ok(Err(err)) => return failed(err.to_string()),
-        Err(_) => return failed("the worker panicked".into()),
+        Ok(Err(err)) => return failed(job, &err.to_string()),
+        Err(_) => return failed(job, "the worker panicked"),
     };
     let outcome = match report.outcome {
         JobOutcome::Solved {
@@ -357,7 +398,7 @@ fn done(job: &Job, ran: std::thread::Result<Result<JobReport, ExtractError>>) ->
             given,
             exported,
         },
-        JobOutcome::Solved { proof: None, .. } => return failed("solved without its proof".into()),
+        JobOutcome::Solved { proof: None, .. } => return failed(job, "solved without its proof"),
         JobOutcome::Open { numbers, children } => Outcome::Open { numbers, children },
         JobOutcome::Stopped => Outcome::Stopped,
     };
@@ -372,8 +413,10 @@ fn done(job: &Job, ran: std::thread::Result<Result<JobReport, ExtractError>>) ->
 }
 
 impl Transport for Local {
+    /// One job per worker, and one more for each proof a team's writer is
+    /// writing (see `worker`).
     fn workers(&self) -> usize {
-        self.workers
+        self.workers + self.writing.load(Ordering::Relaxed)
     }
 
     fn send(&mut self, job: Job) {

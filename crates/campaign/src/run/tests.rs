@@ -140,3 +140,35 @@ fn stopped_runs_continue_from_the_checkpoint() {
         .len();
     assert_eq!(runs, 3);
 }
+
+/// Runs with a team (each job on two threads, the proofs written by the team's
+/// writer while the next job waits in the queue) stop cleanly, take in what their
+/// jobs finished, and continue to a certificate that holds.
+#[test]
+fn team_runs_stop_and_continue() {
+    let start = Position::start("5x5".parse().unwrap());
+    let dir = scratch("team-5x5");
+    let team = |stop_after_jobs| RunOptions {
+        team: 2,
+        stop_after_jobs,
+        ..options(2)
+    };
+    let mut campaign = Campaign::open(&dir, &spec(&start, 5_000)).expect("opens");
+    let outcome = campaign.run(&team(Some(30)), &mut |_| {}).expect("runs");
+    assert!(matches!(outcome, RunOutcome::Stopped(_)), "{outcome:?}");
+    drop(campaign);
+    let mut campaign = Campaign::open(&dir, &spec(&start, 5_000)).expect("opens");
+    let mut last = None;
+    let outcome = campaign
+        .run(&team(None), &mut |f| last = Some(f.clone()))
+        .expect("runs");
+    let RunOutcome::Solved(settled) = outcome else {
+        panic!("not solved: {outcome:?}");
+    };
+    assert_eq!(settled.winner, Color::Black);
+    let figures = last.expect("figures");
+    assert_eq!(figures.solved_again, 0);
+    assert!(figures.stored > 0);
+    let report = verify_directory(&dir).unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(report.winner, Color::Black);
+}
