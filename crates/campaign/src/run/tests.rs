@@ -142,7 +142,7 @@ fn stopped_runs_continue_from_the_checkpoint() {
 }
 
 /// Runs with a team (each job on two threads, the proofs written by the team's
-/// writer while the next job waits in the queue) stop cleanly, take in what their
+/// writer while the team takes another job) stop cleanly, take in what their
 /// jobs finished, and continue to a certificate that holds.
 #[test]
 fn team_runs_stop_and_continue() {

@@ -71,7 +71,7 @@ pub struct RunArgs {
     /// Threads per job: the threads run a job each by default; with --team T, they
     /// run threads/T jobs at a time, each searched by T threads that share the
     /// table and steer apart near the job's root as `solve`'s threads do (fewer
-    /// jobs at once, each done sooner). Must divide --threads. Not over MPI.
+    /// jobs at once, each on more threads). Must divide --threads. Not over MPI.
     #[arg(long, value_name = "T", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub team: u32,
