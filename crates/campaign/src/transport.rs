@@ -256,7 +256,7 @@ fn worker(
 ) {
     std::thread::scope(|scope| {
         let writer = if settings.team > 1 && !settings.echo {
-            start_writer(scope, reports, table, settings, proven, writing)
+            start_writer(scope, reports, table, writing)
         } else {
             None
         };
@@ -290,10 +290,10 @@ fn worker(
                 (Some(writer), Ok(Ok(searched)))
                     if matches!(searched.outcome, JobOutcome::Solved { .. }) =>
                 {
-                    match writer.send((job, searched)) {
+                    match writer.send((job, options, searched)) {
                         Ok(()) => continue,
                         // A writer that is gone (a bug) leaves the job to fail here.
-                        Err(SendError((job, _))) => failed(&job, "the proof writer is gone"),
+                        Err(SendError((job, ..))) => failed(&job, "the proof writer is gone"),
                     }
                 }
                 (_, ran) => done(&job, ran),
@@ -306,32 +306,27 @@ fn worker(
 }
 
 /// Starts a team's proof writer in `scope`: it writes the proofs of the
-/// positions sent to it and reports their jobs. The channel holds none: a team
+/// positions sent to it, with their jobs' options, and reports the jobs. The channel holds none: a team
 /// that settles a position while the one before is still being written waits,
 /// so a worker is at most one thread more than its team.
 fn start_writer<'scope, 'env>(
     scope: &'scope std::thread::Scope<'scope, 'env>,
     reports: &'env Sender<Report>,
     table: &'env Table,
-    settings: &'env WorkerSettings,
-    proven: &'env ProvenSlot,
     writing: &'env AtomicUsize,
-) -> Option<SyncSender<(Job, JobReport)>> {
-    let (proofs, to_write) = sync_channel::<(Job, JobReport)>(0);
+) -> Option<SyncSender<(Job, JobOptions, JobReport)>> {
+    let (proofs, to_write) = sync_channel::<(Job, JobOptions, JobReport)>(0);
     std::thread::Builder::new()
         .name("proof-writer".into())
         // The extraction recurses once per ply.
         .stack_size(32 << 20)
         .spawn_scoped(scope, move || {
-            for (job, searched) in to_write {
+            for (job, options, searched) in to_write {
                 // Its team is free for another job meanwhile.
                 writing.fetch_add(1, Ordering::Relaxed);
                 let written = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                    let options = job_options(&job, settings, proven);
-                    done(
-                        &job,
-                        Ok(prove_job(table, &job.position, searched, &options)),
-                    )
+                    let proved = prove_job(table, &job.position, searched, &options);
+                    done(&job, Ok(proved))
                 }));
                 let report = written.unwrap_or_else(|_| failed(&job, "the proof writer panicked"));
                 // Counted off before the report: the master, once it has the

@@ -154,7 +154,7 @@ impl<'a> BoundedSearch<'a> {
                 nodes: search.nodes(),
                 proven_hits: search.proven_hits(),
                 root_numbers: search.root_numbers(),
-                took: took.then_some(outcome.is_ok()),
+                took,
             }
         };
         let mut steps = Vec::with_capacity(self.threads);
@@ -183,14 +183,19 @@ impl<'a> BoundedSearch<'a> {
         });
         let outcome = team.outcome().unwrap_or(Err(Stop::Interrupted));
         self.proven_hits += steps.iter().map(|step| step.proven_hits).sum::<u64>();
-        // The root's numbers as the thread whose outcome is the step's saw them
-        // (one thread's limit may have been replaced by another's numbers).
-        let ender = steps.iter().find(|step| step.took == Some(outcome.is_ok()));
-        let ender = ender.unwrap_or(&steps[0]);
+        // Numbers are the root's; a limit keeps the numbers its thread saw last
+        // (only the first limit is taken, and no numbers came after it).
+        let root_numbers = match outcome {
+            Ok((phi, delta, _)) => (phi, delta),
+            Err(_) => {
+                let ender = steps.iter().find(|step| step.took);
+                ender.unwrap_or(&steps[0]).root_numbers
+            }
+        };
         Searched {
             outcome,
             nodes: steps.iter().map(|step| step.nodes).sum(),
-            root_numbers: ender.root_numbers,
+            root_numbers,
         }
     }
 
@@ -240,9 +245,8 @@ struct ThreadStep {
     nodes: u64,
     proven_hits: u64,
     root_numbers: (Pn, Pn),
-    /// Whether its outcome became the step's when it ended, and then whether
-    /// that outcome was numbers (not a limit).
-    took: Option<bool>,
+    /// Whether its outcome became the step's when it ended.
+    took: bool,
 }
 
 /// Ends a team's step when the thread holding it panics, so that the other
