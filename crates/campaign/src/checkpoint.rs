@@ -3,15 +3,20 @@
 //! minutes and when a run stops. All integers little-endian:
 //!
 //! ```text
-//! "BTCAMP\0\0", version (u16 = 1), then sections, then a CRC-32 of all before it:
+//! "BTCAMP\0\0", version (u16 = 2), then sections, then a CRC-32 of all before it:
 //! figures: positions in the store (u64), jobs in flight (u32), both when written
 //! runs:    u32 count, each: started (u64 Unix seconds), seconds (f64), nodes (u64),
-//!          jobs (u64), threads (u32), table MiB (u64), end (u8, see RunEnd)
+//!          jobs (u64), threads (u32), table MiB (u64), end (u8, see RunEnd),
+//!          threads per job (u32)
+//! restores: u32 count, each: runs before it (u32), solved leaves opened (u64)
 //! history: u32 count, each: seconds (f64), nodes (u64), phi (u32), delta (u32)
 //! nodes:   u32 count, each: white (u64), black (u64), black to move (u8), phi (u32),
 //!          delta (u32), expanded (u8), edge count (u8), each edge: from (u8),
 //!          to (u8), child (u32; u32::MAX for a move that ends the game)
 //! ```
+//!
+//! Version 1, written before teams and snapshots, is read too: its runs have no
+//! threads per job (`team` is `None`), and there is no restores section.
 
 use std::path::Path;
 
@@ -23,7 +28,9 @@ use crate::error::{write_durably, CampaignError};
 
 pub const CHECKPOINT_FILE: &str = "master.ckpt";
 const MAGIC: &[u8; 8] = b"BTCAMP\0\0";
-const VERSION: u16 = 1;
+const VERSION: u16 = 2;
+/// The oldest version this program reads.
+const OLDEST_VERSION: u16 = 1;
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +79,20 @@ pub struct RunRecord {
     pub threads: u32,
     pub table_mb: u64,
     pub end: RunEnd,
+    /// Threads per job (`--team`); `None` for a run recorded by a checkpoint of
+    /// version 1, which did not keep it.
+    pub team: Option<u32>,
+}
+
+/// A restore from a snapshot ([`crate::snapshot`]): the snapshot holds the DAG but
+/// not the store and its parts, so the DAG's solved leaves were opened again, to be
+/// proven again (the certificate needs their proofs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Restore {
+    /// Runs before the restore.
+    pub after_runs: u32,
+    /// Solved leaves opened again.
+    pub reopened: u64,
 }
 
 /// The root's numbers at a moment of the campaign (time and nodes over all runs).
@@ -91,11 +112,24 @@ pub struct Checkpoint {
     /// Jobs in flight when it was written (0 after a run that ended cleanly).
     pub in_flight: u32,
     pub runs: Vec<RunRecord>,
+    pub restores: Vec<Restore>,
     pub history: Vec<Sample>,
     pub dag: Dag,
 }
 
 impl Checkpoint {
+    /// A campaign's checkpoint before its first run.
+    pub fn new(dag: Dag) -> Checkpoint {
+        Checkpoint {
+            stored: 0,
+            in_flight: 0,
+            runs: Vec::new(),
+            restores: Vec::new(),
+            history: Vec::new(),
+            dag,
+        }
+    }
+
     /// Totals over its runs: seconds, nodes, jobs.
     pub fn totals(&self) -> (f64, u64, u64) {
         self.runs.iter().fold((0.0, 0, 0), |(s, n, j), r| {
@@ -118,6 +152,12 @@ impl Checkpoint {
             out.extend_from_slice(&run.threads.to_le_bytes());
             out.extend_from_slice(&run.table_mb.to_le_bytes());
             out.push(run.end.byte());
+            out.extend_from_slice(&run.team.unwrap_or(0).to_le_bytes());
+        }
+        out.extend_from_slice(&(self.restores.len() as u32).to_le_bytes());
+        for restore in &self.restores {
+            out.extend_from_slice(&restore.after_runs.to_le_bytes());
+            out.extend_from_slice(&restore.reopened.to_le_bytes());
         }
         out.extend_from_slice(&(self.history.len() as u32).to_le_bytes());
         for sample in &self.history {
@@ -163,13 +203,24 @@ impl Checkpoint {
             at: MAGIC.len(),
         };
         let version = u16::from_le_bytes(r.take::<2>()?);
-        if version != VERSION {
-            return Err(format!("version {version}; this program reads {VERSION}"));
+        if !(OLDEST_VERSION..=VERSION).contains(&version) {
+            return Err(format!(
+                "version {version}; this program reads versions {OLDEST_VERSION} to {VERSION}"
+            ));
         }
         let (stored, in_flight) = (r.u64()?, r.u32()?);
         let mut runs = Vec::new();
         for _ in 0..r.u32()? {
-            runs.push(r.run_record()?);
+            runs.push(r.run_record(version)?);
+        }
+        let mut restores = Vec::new();
+        if version >= 2 {
+            for _ in 0..r.u32()? {
+                restores.push(Restore {
+                    after_runs: r.u32()?,
+                    reopened: r.u64()?,
+                });
+            }
         }
         let mut history = Vec::new();
         for _ in 0..r.u32()? {
@@ -195,6 +246,7 @@ impl Checkpoint {
             stored,
             in_flight,
             runs,
+            restores,
             history,
             dag: Dag::from_nodes(nodes),
         })
@@ -242,8 +294,8 @@ impl Reader<'_> {
         Ok(u64::from_le_bytes(self.take::<8>()?))
     }
 
-    fn run_record(&mut self) -> Result<RunRecord, String> {
-        Ok(RunRecord {
+    fn run_record(&mut self, version: u16) -> Result<RunRecord, String> {
+        let mut record = RunRecord {
             started_unix: self.u64()?,
             seconds: f64::from_le_bytes(self.take::<8>()?),
             nodes: self.u64()?,
@@ -251,7 +303,15 @@ impl Reader<'_> {
             threads: self.u32()?,
             table_mb: self.u64()?,
             end: RunEnd::of(self.u8()?).ok_or("a run's end is unknown")?,
-        })
+            team: None,
+        };
+        if version >= 2 {
+            record.team = match self.u32()? {
+                0 => None,
+                team => Some(team),
+            };
+        }
+        Ok(record)
     }
 
     fn sample(&mut self) -> Result<Sample, String> {
@@ -343,4 +403,71 @@ fn check_edges_lead_right(nodes: &[Node]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn checkpoint() -> Checkpoint {
+        let board: Board = "5x5".parse().unwrap();
+        let mut checkpoint = Checkpoint::new(Dag::new(Position::start(board)));
+        checkpoint.runs.push(RunRecord {
+            started_unix: 1_795_000_000,
+            seconds: 12.5,
+            nodes: 1_000_000,
+            jobs: 40,
+            threads: 2,
+            table_mb: 64,
+            end: RunEnd::TimeLimit,
+            team: Some(2),
+        });
+        checkpoint.restores.push(Restore {
+            after_runs: 1,
+            reopened: 7,
+        });
+        checkpoint
+    }
+
+    /// Version 2 reads back as written.
+    #[test]
+    fn checkpoints_read_back() {
+        let written = checkpoint();
+        let read = Checkpoint::from_bytes(&written.to_bytes(), written.dag.root().position.board())
+            .expect("reads");
+        assert_eq!(read.runs, written.runs);
+        assert_eq!(read.restores, written.restores);
+        assert_eq!(read.to_bytes(), written.to_bytes());
+    }
+
+    /// A checkpoint of version 1 (no threads per job, no restores) is read, its
+    /// runs' teams unknown.
+    #[test]
+    fn version_1_is_read() {
+        let mut written = checkpoint();
+        written.restores.clear();
+        let v2 = written.to_bytes();
+        // Version 1: the version, then the run without its team, and no restores
+        // section (magic 8, version 2, figures 12, run count 4, the run 45 bytes).
+        let run_end = MAGIC.len() + 2 + 12 + 4 + 45;
+        let mut v1 = v2[..run_end].to_vec();
+        v1[MAGIC.len()..MAGIC.len() + 2].copy_from_slice(&1u16.to_le_bytes());
+        v1.extend_from_slice(&v2[run_end + 8..v2.len() - 4]);
+        let checksum = crc32fast::hash(&v1);
+        v1.extend_from_slice(&checksum.to_le_bytes());
+        let read = Checkpoint::from_bytes(&v1, written.dag.root().position.board())
+            .expect("reads version 1");
+        assert_eq!(read.runs[0].team, None);
+        assert_eq!(read.runs[0].nodes, 1_000_000);
+        assert!(read.restores.is_empty());
+        assert_eq!(read.dag.len(), written.dag.len());
+        // Version 3 is not this program's.
+        let mut v3 = v2.clone();
+        v3[MAGIC.len()..MAGIC.len() + 2].copy_from_slice(&3u16.to_le_bytes());
+        let body = v3.len() - 4;
+        let checksum = crc32fast::hash(&v3[..body]);
+        v3[body..].copy_from_slice(&checksum.to_le_bytes());
+        let refused = Checkpoint::from_bytes(&v3, written.dag.root().position.board());
+        assert!(refused.unwrap_err().contains("version 3"));
+    }
 }

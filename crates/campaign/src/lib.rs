@@ -15,6 +15,10 @@
 //!   stop for the next run ([`warm`]; only a cache);
 //! - once solved, `top.cert` and `certificate.json`: the certificate ([`certificate`]).
 //!
+//! A snapshot ([`snapshot`]) keeps the settings and the DAG in one small file, from
+//! which a campaign whose directory is lost starts again where it was, proving its
+//! solved leaves again.
+//!
 //! **Job-level search.** The master keeps the DAG ([`dag`]) and hands its
 //! most-proving free leaves to workers as jobs: a df-pn search of the leaf with a
 //! node budget ([`job::run_job`]). A job that settles its leaf writes
@@ -40,6 +44,7 @@ pub mod job;
 pub mod mpi;
 pub mod proven;
 pub mod run;
+pub mod snapshot;
 pub mod spec;
 pub mod store;
 pub mod top;
@@ -47,7 +52,7 @@ pub mod transport;
 pub mod warm;
 pub mod wire;
 
-pub use checkpoint::{Checkpoint, RunEnd, RunRecord, Sample};
+pub use checkpoint::{Checkpoint, Restore, RunEnd, RunRecord, Sample};
 pub use error::CampaignError;
 pub use job::{run_job, JobOptions, JobOutcome, JobReport};
 pub use proven::{Proven, ProvenSlot};

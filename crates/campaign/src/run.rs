@@ -227,13 +227,7 @@ impl Campaign {
         // Without a checkpoint no run has started (a run writes one before its first
         // job), so a store that is missing was never made: make it now.
         let store = Store::open(dir, checkpoint.is_none())?;
-        let mut checkpoint = checkpoint.unwrap_or_else(|| Checkpoint {
-            stored: 0,
-            in_flight: 0,
-            runs: Vec::new(),
-            history: Vec::new(),
-            dag: Dag::new(root),
-        });
+        let mut checkpoint = checkpoint.unwrap_or_else(|| Checkpoint::new(Dag::new(root)));
         let loaded_from_store = settle_from_store(&mut checkpoint.dag, &store)?;
         let stored_base = store.len()?;
         Ok(Campaign {
@@ -402,6 +396,7 @@ impl Campaign {
             threads: options.threads as u32,
             table_mb: options.table_mb as u64,
             end: RunEnd::Running,
+            team: Some(options.team() as u32),
         });
         let run = RunState {
             store_hits: std::mem::take(&mut self.loaded_from_store),
@@ -979,7 +974,7 @@ fn read_checkpoint(dir: &Path, root: &Position) -> Result<Option<Checkpoint>, Ca
 
 /// Settles the leaves of `dag` that `store` holds, and recomputes the rest from the
 /// leaves; the leaves it settled that the checkpoint had open.
-fn settle_from_store(dag: &mut Dag, store: &Store) -> Result<u64, CampaignError> {
+pub(crate) fn settle_from_store(dag: &mut Dag, store: &Store) -> Result<u64, CampaignError> {
     // What the checkpoint says is solved must be in the store (a leaf's proof is
     // its part, or the part that exported it); the rest is recomputed from the
     // leaves.

@@ -68,25 +68,32 @@ impl Spec {
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(err) => return Err(CampaignError::io(&path)(err)),
         };
-        let spec: Spec = serde_json::from_str(&text)
-            .map_err(|err| CampaignError::damaged(&path, err.to_string()))?;
+        Spec::from_json(&text)
+            .map(Some)
+            .map_err(|why| CampaignError::damaged(&path, why))
+    }
+
+    /// The settings in `text` (campaign.json's format), checked: the format, its
+    /// version and the position.
+    pub fn from_json(text: &str) -> Result<Spec, String> {
+        let spec: Spec = serde_json::from_str(text).map_err(|err| err.to_string())?;
         if spec.format != FORMAT || spec.version != VERSION {
-            return Err(CampaignError::damaged(
-                &path,
-                format!(
-                    "format {} version {}; this program reads {FORMAT} version {VERSION}",
-                    spec.format, spec.version
-                ),
+            return Err(format!(
+                "format {} version {}; this program reads {FORMAT} version {VERSION}",
+                spec.format, spec.version
             ));
         }
-        spec.position()
-            .map_err(|why| CampaignError::damaged(&path, format!("position: {why}")))?;
-        Ok(Some(spec))
+        spec.position().map_err(|why| format!("position: {why}"))?;
+        Ok(spec)
+    }
+
+    /// campaign.json's text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("plain data")
     }
 
     pub fn write(&self, dir: &Path) -> Result<(), CampaignError> {
-        let text = serde_json::to_string_pretty(self).expect("plain data");
-        write_durably(&dir.join(SPEC_FILE), text.as_bytes())
+        write_durably(&dir.join(SPEC_FILE), self.to_json().as_bytes())
     }
 
     /// Why a campaign with settings `self` cannot be continued as `wanted`, if it

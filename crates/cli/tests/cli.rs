@@ -811,3 +811,76 @@ fn campaign_survives_kill_9_and_sigterm() {
     assert_input_error(&["campaign", "status", path], "master.ckpt");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `campaign snapshot` keeps a stopped campaign in one file, `campaign restore`
+/// makes a new directory from it, and the restored campaign runs to a certificate
+/// that holds; bad input exits 2.
+#[test]
+fn campaign_snapshot_and_restore() {
+    let dir = scratch("campaign-snapshot");
+    let (campaign, restored, file) = (
+        dir.join("campaign"),
+        dir.join("restored"),
+        dir.join("5x5.snapshot"),
+    );
+    let (c, r, f) = (
+        campaign.to_str().unwrap(),
+        restored.to_str().unwrap(),
+        file.to_str().unwrap(),
+    );
+    let args = |path| {
+        [
+            "campaign",
+            "run",
+            path,
+            "5x5",
+            "--threads",
+            "1",
+            "--job-nodes",
+            "1000",
+            "--tt-mb",
+            "16",
+            "-q",
+        ]
+    };
+    let stopped = run(&[&args(c)[..], &["--time-limit", "0.25"]].concat());
+    assert_eq!(stopped.status.code(), Some(3), "{}", stderr(&stopped));
+    let written = run(&["campaign", "snapshot", c, f]);
+    assert!(written.status.success(), "{}", stderr(&written));
+    assert!(stdout(&written).contains("bytes"), "{}", stdout(&written));
+
+    let made = run(&["campaign", "restore", f, r]);
+    assert!(made.status.success(), "{}", stderr(&made));
+    let text = stdout(&made);
+    assert!(
+        text.contains(&format!("campaign run {r} 5x5 --job-nodes 1000")),
+        "{text}"
+    );
+    let status = run(&["campaign", "status", r, "--json"]);
+    let status: serde_json::Value = serde_json::from_str(&stdout(&status)).unwrap();
+    assert_eq!(status["restores"][0]["after_runs"], 1);
+    assert_eq!(status["runs"][0]["team"], 1);
+    assert_eq!(status["stored"], 0);
+    let solved = run(&args(r));
+    assert_eq!(solved.status.code(), Some(0), "{}", stderr(&solved));
+    let verified = run(&["verify", r]);
+    assert!(verified.status.success(), "{}", stderr(&verified));
+    assert!(stdout(&verified).contains("the proof holds"));
+
+    // Only into a new or empty directory; a file that is no snapshot, or none;
+    // a directory that holds no campaign.
+    assert_input_error(&["campaign", "restore", f, c], "not an empty directory");
+    let other = dir.join("other.snapshot");
+    std::fs::write(&other, b"not a snapshot").unwrap();
+    let o = other.to_str().unwrap();
+    let fresh = dir.join("fresh");
+    let fr = fresh.to_str().unwrap();
+    assert_input_error(&["campaign", "restore", o, fr], "damaged");
+    assert_input_error(&["campaign", "restore", fr, fr], "no such file");
+    assert!(!fresh.exists());
+    assert_input_error(
+        &["campaign", "snapshot", dir.to_str().unwrap(), o],
+        "no campaign",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -187,8 +187,10 @@ pub fn section(
             "## Campaigns\n\n\
              Long solves under way (`scripts/campaign.sh BOARD SECONDS` runs or continues\n\
              one in `campaigns/BOARD`, out of git, and writes its status here as\n\
-             `<board>-campaign.json` and its root numbers over time as\n\
-             `<board>-campaign.svg`). The projection is the growth's prediction of the\n\
+             `<board>-campaign.json`, its root numbers over time as\n\
+             `<board>-campaign.svg` and, while it is open, its snapshot as\n\
+             `<board>-campaign.snapshot`, from which the same command restores a lost\n\
+             directory). The projection is the growth's prediction of the\n\
              nodes of the board's whole solve (what is spent included, and never less),\n\
              widened both ways by the worst miss above, and the hours that takes at the\n\
              campaign's own speed so far. It is a prediction of one solve's nodes: a\n\

@@ -15,6 +15,10 @@ pub struct CampaignStatus {
     pub position: String,
     pub status: Status,
     pub runs: Vec<Run>,
+    /// Restores from a snapshot (`campaign restore`), after which the DAG's solved
+    /// leaves are proven again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub restores: Vec<RestoreRecord>,
     /// All runs together.
     pub seconds: f64,
     pub nodes: u64,
@@ -47,6 +51,19 @@ pub struct Run {
     pub table_mb: u64,
     /// How it ended.
     pub end: String,
+    /// Threads per job (`--team`); absent for runs before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team: Option<u64>,
+}
+
+/// A campaign made again from its snapshot: the DAG kept, its solved leaves opened
+/// again to be proven again.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct RestoreRecord {
+    /// Runs before the restore.
+    pub after_runs: u64,
+    /// Solved leaves of the DAG opened again.
+    pub reopened: u64,
 }
 
 /// The master's DAG.

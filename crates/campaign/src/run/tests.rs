@@ -172,3 +172,88 @@ fn team_runs_stop_and_continue() {
     let report = verify_directory(&dir).unwrap_or_else(|err| panic!("{err}"));
     assert_eq!(report.winner, Color::Black);
 }
+
+/// A snapshot of a stopped campaign, restored into a new directory without its
+/// store or parts: the open leaves keep their numbers, the solved ones are open
+/// again, and the restored campaign proves them again on its way to a
+/// certificate that holds.
+#[test]
+fn restored_snapshots_prove_their_solved_leaves_again() {
+    use crate::dag::State;
+    use crate::snapshot::{restore, Snapshot};
+    use crate::{CampaignError, Restore};
+
+    let start = Position::start("5x5".parse().unwrap());
+    let dir = scratch("snapshot-5x5");
+    let mut campaign = Campaign::open(&dir, &spec(&start, 5_000)).expect("opens");
+    let stopping = RunOptions {
+        stop_after_jobs: Some(80),
+        ..options(2)
+    };
+    let outcome = campaign.run(&stopping, &mut |_| {}).expect("runs");
+    assert!(matches!(outcome, RunOutcome::Stopped(_)), "{outcome:?}");
+    assert_eq!(campaign.checkpoint().runs[0].team, Some(1));
+    drop(campaign);
+
+    let snapshot = Snapshot::of(&dir).expect("a snapshot");
+    let bytes = snapshot.to_bytes();
+    let read = Snapshot::from_bytes(&bytes).expect("reads back");
+    assert_eq!(read.spec, snapshot.spec);
+    assert_eq!(read.checkpoint.to_bytes(), snapshot.checkpoint.to_bytes());
+    let before = &snapshot.checkpoint.dag;
+    let solved_leaves = before
+        .nodes
+        .iter()
+        .filter(|n| n.state == State::Leaf && n.is_solved())
+        .count() as u64;
+    assert!(solved_leaves > 0, "80 jobs solved no leaf");
+
+    // Damage is told, never misread.
+    let mut flipped = bytes.clone();
+    let middle = flipped.len() / 2;
+    flipped[middle] ^= 0x10;
+    assert!(Snapshot::from_bytes(&flipped).is_err());
+    assert!(Snapshot::from_bytes(&bytes[..bytes.len() - 3]).is_err());
+    assert!(Snapshot::from_bytes(b"BTSNAP\0\0").is_err());
+
+    // Only into a new or empty directory.
+    let refused = restore(snapshot.clone(), &dir).expect_err("not over a campaign");
+    assert!(
+        matches!(refused, CampaignError::Refused { .. }),
+        "{refused}"
+    );
+    let restored_dir = scratch("snapshot-5x5-restored");
+    let restored = restore(snapshot.clone(), &restored_dir).expect("restores");
+    assert_eq!(
+        restored.restores,
+        vec![Restore {
+            after_runs: 1,
+            reopened: solved_leaves
+        }]
+    );
+    assert_eq!(restored.dag.len(), before.len());
+    for (old, new) in before.nodes.iter().zip(&restored.dag.nodes) {
+        assert_eq!(old.state, new.state);
+        if new.state == State::Leaf {
+            assert!(!new.is_solved());
+            if !old.is_solved() {
+                assert_eq!((old.phi, old.delta), (new.phi, new.delta));
+            }
+        }
+    }
+
+    let mut campaign = Campaign::open(&restored_dir, &spec(&start, 5_000)).expect("opens");
+    let mut last = None;
+    let outcome = campaign
+        .run(&options(2), &mut |f| last = Some(f.clone()))
+        .expect("runs");
+    let RunOutcome::Solved(settled) = outcome else {
+        panic!("not solved: {outcome:?}");
+    };
+    assert_eq!(settled.winner, Color::Black);
+    assert_eq!(last.expect("figures").solved_again, 0);
+    assert_eq!(campaign.checkpoint().runs.len(), 2);
+    drop(campaign);
+    let report = verify_directory(&restored_dir).unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(report.winner, Color::Black);
+}

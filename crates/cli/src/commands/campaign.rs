@@ -1,4 +1,5 @@
-//! `breakthrough campaign`: long solves that survive interruption (run, status).
+//! `breakthrough campaign`: long solves that survive interruption (run, status,
+//! snapshot, restore).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -8,6 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
+use breakthrough_campaign::snapshot::{restore, Snapshot};
 use breakthrough_campaign::{
     Campaign, CampaignError, Checkpoint, Figures, RunOptions, RunOutcome, Settled, Spec,
     DEFAULT_EXPORT_MIN, DEFAULT_JOB_NODES,
@@ -17,7 +19,7 @@ use breakthrough_cli::text::human;
 use breakthrough_engine::Position;
 use breakthrough_result::{
     CampaignProof, CampaignSettings, CampaignStatus, DagCounts, ProofNumber, ProofSummary,
-    RootMove, Run, Sample, Side, SolveResult, Solver, Stats, Status,
+    RestoreRecord, RootMove, Run, Sample, Side, SolveResult, Solver, Stats, Status,
 };
 use breakthrough_solver::race_rules::DEFAULT_RACE_MOVES;
 use clap::{Args, Subcommand};
@@ -34,6 +36,8 @@ use crate::{progress, system, InputError};
 pub enum CampaignCommand {
     Run(RunArgs),
     Status(StatusArgs),
+    Snapshot(SnapshotArgs),
+    Restore(RestoreArgs),
 }
 
 /// Start a campaign in DIR, or continue the one there.
@@ -139,10 +143,43 @@ pub struct StatusArgs {
     pub json: bool,
 }
 
+/// Keep a campaign in one small file: its settings and the master's DAG, compressed
+/// (a few MiB where the directory holds gigabytes of proofs), so that it outlives
+/// its machine; `campaign restore` makes a campaign directory from it. Reads only
+/// the last checkpoint, so it works while a run is going on.
+#[derive(Debug, Args)]
+pub struct SnapshotArgs {
+    /// The campaign's directory.
+    pub dir: PathBuf,
+
+    /// The snapshot to write (replaced if it exists).
+    pub file: PathBuf,
+}
+
+/// Make a new campaign directory from a snapshot (`campaign snapshot`), to go on
+/// where the snapshot's campaign was.
+///
+/// The snapshot keeps the master's DAG, not the store or the proofs (the parts), so
+/// the DAG's solved leaves are opened again: the next runs prove them again, since
+/// the certificate needs their proofs, and go on with the open leaves where they
+/// were. Continue with `campaign run DIR` and the campaign's position and settings
+/// (`campaign status DIR` shows them). Exit code 2 when DIR exists and is not
+/// empty, or the snapshot is damaged.
+#[derive(Debug, Args)]
+pub struct RestoreArgs {
+    /// The snapshot.
+    pub file: PathBuf,
+
+    /// The new campaign's directory: missing or empty.
+    pub dir: PathBuf,
+}
+
 pub fn run(command: CampaignCommand) -> anyhow::Result<ExitCode> {
     match command {
         CampaignCommand::Run(args) => run_campaign(args),
         CampaignCommand::Status(args) => status(args),
+        CampaignCommand::Snapshot(args) => snapshot(args),
+        CampaignCommand::Restore(args) => restore_campaign(args),
     }
 }
 
@@ -437,6 +474,7 @@ fn runs(checkpoint: &Checkpoint) -> Vec<Run> {
             threads: u64::from(r.threads),
             table_mb: r.table_mb,
             end: r.end.name().to_string(),
+            team: r.team.map(u64::from),
         })
         .collect()
 }
@@ -467,6 +505,14 @@ fn status_json(spec: &Spec, checkpoint: &Checkpoint) -> CampaignStatus {
             None => Status::Unknown,
         },
         runs: runs(checkpoint),
+        restores: checkpoint
+            .restores
+            .iter()
+            .map(|r| RestoreRecord {
+                after_runs: u64::from(r.after_runs),
+                reopened: r.reopened,
+            })
+            .collect(),
         seconds,
         nodes,
         jobs,
@@ -598,8 +644,13 @@ fn status(args: StatusArgs) -> anyhow::Result<ExitCode> {
         outln!("board      {}", spec.board);
         outln!("position   {}", spec.position);
         for (i, run) in checkpoint.runs.iter().enumerate() {
+            print_restores(&checkpoint, i);
+            let teams = match run.team {
+                Some(team) if team > 1 => format!(" in teams of {team}"),
+                _ => String::new(),
+            };
             outln!(
-                "run {:<6} {:.1} s, {} nodes, {} jobs, {} threads, {} MiB table: {}",
+                "run {:<6} {:.1} s, {} nodes, {} jobs, {} threads{teams}, {} MiB table: {}",
                 i + 1,
                 run.seconds,
                 run.nodes,
@@ -609,6 +660,7 @@ fn status(args: StatusArgs) -> anyhow::Result<ExitCode> {
                 run.end.name()
             );
         }
+        print_restores(&checkpoint, checkpoint.runs.len());
         print_totals(&checkpoint);
         outln!(
             "on disk    {:.1} MiB (the store and the certificate parts)",
@@ -617,6 +669,81 @@ fn status(args: StatusArgs) -> anyhow::Result<ExitCode> {
         outln!("plot       {}", svg_path.display());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The restores made after `runs` runs, one line each.
+fn print_restores(checkpoint: &Checkpoint, runs: usize) {
+    for restore in checkpoint
+        .restores
+        .iter()
+        .filter(|r| r.after_runs as usize == runs)
+    {
+        outln!(
+            "restored   from a snapshot: {} solved leaves opened again, to be proven again",
+            restore.reopened
+        );
+    }
+}
+
+fn snapshot(args: SnapshotArgs) -> anyhow::Result<ExitCode> {
+    let snapshot = Snapshot::of(&args.dir).map_err(reported)?;
+    let bytes = snapshot.write(&args.file).map_err(reported)?;
+    let checkpoint = &snapshot.checkpoint;
+    let (seconds, nodes, _) = checkpoint.totals();
+    let (_, _, _, solved) = checkpoint.dag.counts();
+    outln!(
+        "snapshot   {}: {} bytes, DAG of {} nodes ({solved} solved), {} runs ({:.1} s, {} nodes)",
+        args.file.display(),
+        bytes,
+        checkpoint.dag.len(),
+        checkpoint.runs.len(),
+        seconds,
+        nodes
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn restore_campaign(args: RestoreArgs) -> anyhow::Result<ExitCode> {
+    let snapshot = Snapshot::read(&args.file).map_err(reported)?;
+    let spec = snapshot.spec.clone();
+    let checkpoint = restore(snapshot, &args.dir).map_err(reported)?;
+    let reopened = checkpoint.restores.last().map_or(0, |r| r.reopened);
+    outln!(
+        "restored   {} from {}: {} runs, DAG of {} nodes, {reopened} solved leaves opened again",
+        args.dir.display(),
+        args.file.display(),
+        checkpoint.runs.len(),
+        checkpoint.dag.len()
+    );
+    outln!("position   {}", spec.position);
+    outln!(
+        "continue   breakthrough campaign run {} {}{}",
+        args.dir.display(),
+        spec.board,
+        run_flags(&spec)
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The `campaign run` flags that give a campaign's position and fixed settings,
+/// where they are not the defaults.
+fn run_flags(spec: &Spec) -> String {
+    let mut flags = String::new();
+    let start = spec
+        .position()
+        .map(|p| Position::start(p.board()).to_string());
+    if start.as_deref() != Ok(spec.position.as_str()) {
+        flags.push_str(&format!(" --position '{}'", spec.position));
+    }
+    if !spec.race_rules {
+        flags.push_str(" --no-race-rules");
+    } else if spec.race_moves != DEFAULT_RACE_MOVES {
+        flags.push_str(&format!(" --race-moves {}", spec.race_moves));
+    }
+    if spec.job_nodes != DEFAULT_JOB_NODES {
+        flags.push_str(&format!(" --job-nodes {}", spec.job_nodes));
+    }
+    flags
 }
 
 /// The root's numbers over the campaign's time, all runs.

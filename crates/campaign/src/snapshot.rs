@@ -1,0 +1,168 @@
+//! A campaign's snapshot: its settings and the master's DAG in one compressed file,
+//! so that a campaign outlives its directory. The store and the parts of a long
+//! campaign take gigabytes, its DAG a few megabytes: the snapshot is what a campaign
+//! keeps in git, and [`restore`] makes a new directory from it on another machine.
+//! The proofs stay behind, so the restored DAG's solved leaves are open again and
+//! the next runs prove them again (the certificate needs their proofs); the open
+//! leaves keep their numbers, and the campaign goes on where it was.
+//!
+//! Format: a gzip stream of `"BTSNAP\0\0"`, version (u16 = 1, little-endian), the
+//! settings (u32 length, then campaign.json's text) and the checkpoint (the rest:
+//! master.ckpt's format, with its own CRC-32).
+
+use std::io::{Read, Write};
+use std::path::Path;
+
+use breakthrough_solver::Key;
+use flate2::read::GzDecoder;
+use flate2::write::GzEncoder;
+use flate2::Compression;
+
+use crate::checkpoint::{Checkpoint, Restore};
+use crate::dag::State;
+use crate::error::{write_durably, CampaignError};
+use crate::run::settle_from_store;
+use crate::spec::{Spec, SPEC_FILE};
+use crate::store::Store;
+
+const MAGIC: &[u8; 8] = b"BTSNAP\0\0";
+const VERSION: u16 = 1;
+
+/// Inflated bytes a snapshot may hold: far above any DAG a master keeps in memory,
+/// so that a damaged or hostile file cannot take it all.
+const MAX_BYTES: u64 = 8 << 30;
+
+/// What a snapshot holds.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    pub spec: Spec,
+    pub checkpoint: Checkpoint,
+}
+
+impl Snapshot {
+    /// The snapshot of the campaign in `dir`, from its settings and last checkpoint;
+    /// works while a run is going on.
+    pub fn of(dir: &Path) -> Result<Snapshot, CampaignError> {
+        let spec = Spec::read(dir)?.ok_or_else(|| {
+            CampaignError::refused(dir, format!("no campaign here (no {SPEC_FILE})"))
+        })?;
+        let position = spec
+            .position()
+            .map_err(|why| CampaignError::damaged(&dir.join(SPEC_FILE), why))?;
+        let checkpoint = Checkpoint::read(dir, position.board())?.ok_or_else(|| {
+            CampaignError::refused(dir, "the campaign has no checkpoint yet: nothing to keep")
+        })?;
+        Ok(Snapshot { spec, checkpoint })
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let spec = self.spec.to_json();
+        let mut plain = Vec::new();
+        plain.extend_from_slice(MAGIC);
+        plain.extend_from_slice(&VERSION.to_le_bytes());
+        plain.extend_from_slice(&(spec.len() as u32).to_le_bytes());
+        plain.extend_from_slice(spec.as_bytes());
+        plain.extend_from_slice(&self.checkpoint.to_bytes());
+        // The DAG is written once per run and read rarely: the best compression.
+        let mut encoder = GzEncoder::new(Vec::new(), Compression::best());
+        encoder.write_all(&plain).expect("Vec never fails");
+        encoder.finish().expect("Vec never fails")
+    }
+
+    /// Reads a snapshot; the error says what is wrong with it.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Snapshot, String> {
+        let mut plain = Vec::new();
+        GzDecoder::new(bytes)
+            .take(MAX_BYTES + 1)
+            .read_to_end(&mut plain)
+            .map_err(|err| format!("not a gzip stream, or a damaged one: {err}"))?;
+        if plain.len() as u64 > MAX_BYTES {
+            return Err(format!("more than {MAX_BYTES} bytes inflated"));
+        }
+        let rest = plain
+            .strip_prefix(MAGIC)
+            .ok_or("not a campaign snapshot (gzip, but not of one)")?;
+        let (version, rest) = rest.split_at_checked(2).ok_or("cut short")?;
+        let version = u16::from_le_bytes(version.try_into().expect("2 bytes"));
+        if version != VERSION {
+            return Err(format!("version {version}; this program reads {VERSION}"));
+        }
+        let (length, rest) = rest.split_at_checked(4).ok_or("cut short")?;
+        let length = u32::from_le_bytes(length.try_into().expect("4 bytes")) as usize;
+        let (spec, checkpoint) = rest
+            .split_at_checked(length)
+            .ok_or("cut short in the settings")?;
+        let spec = std::str::from_utf8(spec).map_err(|_| "the settings are not UTF-8")?;
+        let spec = Spec::from_json(spec).map_err(|why| format!("the settings: {why}"))?;
+        let root = spec.position()?;
+        let checkpoint = Checkpoint::from_bytes(checkpoint, root.board())
+            .map_err(|why| format!("the checkpoint: {why}"))?;
+        let have = checkpoint.dag.root().position;
+        if Key::of(&have) != Key::of(&root) {
+            return Err(format!(
+                "the checkpoint's root is {have}, the settings' position is {root}"
+            ));
+        }
+        Ok(Snapshot { spec, checkpoint })
+    }
+
+    /// Reads the snapshot at `path`.
+    pub fn read(path: &Path) -> Result<Snapshot, CampaignError> {
+        let bytes = std::fs::read(path).map_err(|err| match err.kind() {
+            std::io::ErrorKind::NotFound => CampaignError::refused(path, "no such file"),
+            _ => CampaignError::io(path)(err),
+        })?;
+        Snapshot::from_bytes(&bytes).map_err(|why| CampaignError::damaged(path, why))
+    }
+
+    /// Writes it to `path` crash-safely; the bytes written.
+    pub fn write(&self, path: &Path) -> Result<u64, CampaignError> {
+        let bytes = self.to_bytes();
+        write_durably(path, &bytes)?;
+        Ok(bytes.len() as u64)
+    }
+}
+
+/// Makes a new campaign in `dir` (missing, or an empty directory) from `snapshot`:
+/// its settings, an empty store, and the DAG with its solved leaves opened again,
+/// the restore recorded. Returns the checkpoint written.
+pub fn restore(snapshot: Snapshot, dir: &Path) -> Result<Checkpoint, CampaignError> {
+    if dir.exists() {
+        let empty = dir.is_dir()
+            && std::fs::read_dir(dir)
+                .map_err(CampaignError::io(dir))?
+                .next()
+                .is_none();
+        if !empty {
+            return Err(CampaignError::refused(
+                dir,
+                "exists and is not an empty directory: a restore makes a new campaign",
+            ));
+        }
+    }
+    std::fs::create_dir_all(dir).map_err(CampaignError::io(dir))?;
+    let Snapshot {
+        spec,
+        mut checkpoint,
+    } = snapshot;
+    // The proofs of the solved leaves are not in the snapshot: with an empty store,
+    // the solved leaves are open again and the solved nodes above them recomputed.
+    let solved_leaves = checkpoint
+        .dag
+        .nodes
+        .iter()
+        .filter(|node| node.state == State::Leaf && node.is_solved())
+        .count() as u64;
+    let store = Store::open(dir, true)?;
+    settle_from_store(&mut checkpoint.dag, &store)?;
+    checkpoint.restores.push(Restore {
+        after_runs: checkpoint.runs.len() as u32,
+        reopened: solved_leaves,
+    });
+    (checkpoint.stored, checkpoint.in_flight) = (0, 0);
+    checkpoint.write(dir)?;
+    // The settings last: a directory without them is refused by `campaign run`, so
+    // a restore cut short never passes for a campaign.
+    spec.write(dir)?;
+    Ok(checkpoint)
+}
