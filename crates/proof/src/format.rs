@@ -99,7 +99,6 @@ use crate::claim::Claim;
 use crate::encoding::Encoding;
 use crate::settle::MAX_SETTLE_PLIES;
 use crate::xz::{self, Compression};
-use crate::zlib;
 use crate::zlib::{deflate, inflate};
 
 const MAGIC: &[u8; 8] = b"BTPROOF\0";
@@ -375,7 +374,7 @@ fn read_part(
 /// Unpacks a part's node stream of `length` bytes, compressed as its version does.
 fn unpack(encoding: Encoding, compressed: &[u8], length: u64) -> Result<Vec<u8>, String> {
     match encoding {
-        Encoding::Squares => zlib::inflate(compressed, length),
+        Encoding::Squares => inflate(compressed, length),
         Encoding::Indexed { .. } => xz::decompress(compressed, length),
     }
 }

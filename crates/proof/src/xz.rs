@@ -8,11 +8,10 @@ use lzma_rust2::{CheckType, XzOptions, XzReader, XzWriter, DICT_SIZE_MIN};
 
 /// How hard a certificate's node streams are compressed: the same format either
 /// way, and any reader unpacks both.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Compression {
     /// The xz tool's default preset (6): about a third smaller than zlib (see
     /// docs/certificates.md), at about 1.4 MB of node stream a second.
-    #[default]
     Small,
     /// Preset 1: about a sixth bigger than `Small`, and nine times as fast; for a
     /// campaign's parts, whose compression otherwise costs about as much as
