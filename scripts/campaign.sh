@@ -4,8 +4,8 @@
 # and records it in results/<board>-campaign.json and results/<board>-campaign.svg
 # (the root's numbers over time), for `scripts/results-readme.sh`; once solved, its
 # certificate is verified, its result.json becomes results/<board>.json and its
-# files' SHA-256 results/<board>-certificate.sha256. Run it again to go on. While
-# the campaign is open, each run also leaves its snapshot (`campaign snapshot`: the
+# files' SHA-256 results/<board>-certificate.sha256. Run it again to go on. A run
+# that leaves the campaign open also leaves its snapshot (`campaign snapshot`: the
 # settings and the master's DAG, a few MiB) in results/<board>-campaign.snapshot,
 # to be committed: a campaign whose directory is lost (a fresh machine) is restored
 # from it by the same command, and proves its solved positions again on the way.
@@ -27,13 +27,14 @@ dir=${CAMPAIGN_DIR:-campaigns/$board}
 snapshot=
 if [ -z "${CAMPAIGN_DIR:-}" ]; then snapshot=results/$board-campaign.snapshot; fi
 mkdir -p "$(dirname "$dir")"
-if [ -n "$snapshot" ] && [ ! -e "$dir" ] && [ -f "$snapshot" ]; then
+if [ -n "$snapshot" ] && [ ! -f "$dir/campaign.json" ] && [ -f "$snapshot" ]; then
   $bin campaign restore "$snapshot" "$dir"
 fi
 status=0
 $bin campaign run "$dir" "$board" --time-limit "$seconds" --quiet "$@" || status=$?
-if [ -n "$snapshot" ] && [ "$status" -eq 3 ]; then
-  $bin campaign snapshot "$dir" "$snapshot"
+if [ -n "$snapshot" ] && [ "$status" -ne 0 ] && [ -f "$dir/master.ckpt" ]; then
+  $bin campaign snapshot "$dir" "$snapshot" ||
+    echo "campaign.sh: no snapshot written (the last one stays)" >&2
 fi
 if [ "$status" -eq 0 ]; then
   $bin verify "$dir"

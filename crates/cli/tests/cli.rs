@@ -882,5 +882,10 @@ fn campaign_snapshot_and_restore() {
         &["campaign", "snapshot", dir.to_str().unwrap(), o],
         "no campaign",
     );
+    let inside = campaign.join("master.ckpt");
+    assert_input_error(
+        &["campaign", "snapshot", c, inside.to_str().unwrap()],
+        "inside the campaign",
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -223,7 +223,21 @@ fn restored_snapshots_prove_their_solved_leaves_again() {
         "{refused}"
     );
     let restored_dir = scratch("snapshot-5x5-restored");
+    // What a restore cut short left beside the directory is cleared; anything
+    // else there is not touched.
+    let staging = restored_dir.with_file_name("snapshot-5x5-restored.restoring");
+    std::fs::create_dir_all(staging.join("parts")).unwrap();
+    std::fs::write(staging.join("notes.txt"), "mine").unwrap();
+    let refused = restore(snapshot.clone(), &restored_dir).expect_err("not over files");
+    assert!(
+        matches!(refused, CampaignError::Refused { .. }),
+        "{refused}"
+    );
+    assert!(staging.join("notes.txt").exists() && !restored_dir.exists());
+    std::fs::remove_file(staging.join("notes.txt")).unwrap();
+    std::fs::write(staging.join("store.redb"), "half made").unwrap();
     let restored = restore(snapshot.clone(), &restored_dir).expect("restores");
+    assert!(!staging.exists());
     assert_eq!(
         restored.restores,
         vec![Restore {

@@ -687,6 +687,21 @@ fn print_restores(checkpoint: &Checkpoint, runs: usize) {
 
 fn snapshot(args: SnapshotArgs) -> anyhow::Result<ExitCode> {
     let snapshot = Snapshot::of(&args.dir).map_err(reported)?;
+    // A snapshot kept in the campaign's own directory could replace one of its
+    // files, and goes wherever the directory goes.
+    let folder = match args.file.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    if let (Ok(folder), Ok(dir)) = (folder.canonicalize(), args.dir.canonicalize()) {
+        if folder.starts_with(&dir) {
+            return Err(InputError(anyhow::anyhow!(
+                "{} is inside the campaign's directory: write the snapshot elsewhere",
+                args.file.display()
+            ))
+            .into());
+        }
+    }
     let bytes = snapshot.write(&args.file).map_err(reported)?;
     let checkpoint = &snapshot.checkpoint;
     let (seconds, nodes, _) = checkpoint.totals();
