@@ -174,7 +174,7 @@ pub fn restore(snapshot: Snapshot, dir: &Path) -> Result<Checkpoint, CampaignErr
         let ours = staging.is_dir()
             && names(&staging)?
                 .iter()
-                .all(|n| RESTORE_FILES.contains(&n.as_str()) || n.ends_with(".cert"));
+                .all(|n| RESTORE_FILES.contains(&n.as_str()));
         if !ours {
             return Err(CampaignError::refused(
                 &staging,
