@@ -958,7 +958,10 @@ fn existing_spec(dir: &Path) -> Result<Option<Spec>, CampaignError> {
 }
 
 /// The checkpoint in `dir`, if any; one whose root is not `root` is damaged.
-fn read_checkpoint(dir: &Path, root: &Position) -> Result<Option<Checkpoint>, CampaignError> {
+pub(crate) fn read_checkpoint(
+    dir: &Path,
+    root: &Position,
+) -> Result<Option<Checkpoint>, CampaignError> {
     let checkpoint = Checkpoint::read(dir, root.board())?;
     if let Some(checkpoint) = &checkpoint {
         let have = checkpoint.dag.root().position;

@@ -21,7 +21,7 @@ use flate2::Compression;
 use crate::checkpoint::{Checkpoint, Restore};
 use crate::dag::State;
 use crate::error::{write_durably, CampaignError};
-use crate::run::settle_from_store;
+use crate::run::{read_checkpoint, settle_from_store};
 use crate::spec::{Spec, SPEC_FILE};
 use crate::store::Store;
 
@@ -60,16 +60,9 @@ impl Snapshot {
         let position = spec
             .position()
             .map_err(|why| CampaignError::damaged(&dir.join(SPEC_FILE), why))?;
-        let checkpoint = Checkpoint::read(dir, position.board())?.ok_or_else(|| {
+        let checkpoint = read_checkpoint(dir, &position)?.ok_or_else(|| {
             CampaignError::refused(dir, "the campaign has no checkpoint yet: nothing to keep")
         })?;
-        let have = checkpoint.dag.root().position;
-        if Key::of(&have) != Key::of(&position) {
-            return Err(CampaignError::damaged(
-                &dir.join(crate::checkpoint::CHECKPOINT_FILE),
-                format!("its root is {have}, the campaign's is {position}"),
-            ));
-        }
         Ok(Snapshot { spec, checkpoint })
     }
 
