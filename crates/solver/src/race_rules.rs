@@ -38,6 +38,13 @@ pub const DEFAULT_RACE_MOVES: u32 = 4;
 /// fewer nodes but more time (`docs/performance.md`, "Race rules").
 pub const LEAF_RACE_MOVES: u32 = 3;
 
+/// How many moves longer than `race_moves` the race wins are that df-pn looks for
+/// when it enters an expanded position again (once a position and thread): looked
+/// for in every expanded position, they save nodes but cost more time than they
+/// save; a position entered again is one whose subtree the search is still working
+/// on, where a race win saves the most (`docs/performance.md`, "Race rules").
+pub const REENTRY_EXTRA_MOVES: u32 = 1;
+
 impl Default for RaceRules {
     fn default() -> Self {
         RaceRules {
@@ -81,6 +88,17 @@ impl RaceRules {
     pub fn long_races(self, position: &Position) -> Verdict {
         if self.enabled {
             self.races(position, LEAF_RACE_MOVES + 1, self.race_moves)
+        } else {
+            Verdict::Open
+        }
+    }
+
+    /// The race wins of `moves`, for an open position whose shorter race wins
+    /// have been looked for.
+    #[inline]
+    pub fn races_of(self, position: &Position, moves: u32) -> Verdict {
+        if self.enabled {
+            self.races(position, moves, moves)
         } else {
             Verdict::Open
         }

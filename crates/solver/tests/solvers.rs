@@ -456,6 +456,65 @@ fn certificates_verify_on_random_positions() {
     assert!(checked >= 150, "{checked}");
 }
 
+/// The race wins one move longer than `race_moves`, looked for where df-pn enters a
+/// position again, close positions of real solves; the answers are the rules-only
+/// search's and the certificates verify, for each race length.
+#[test]
+fn longer_races_where_the_search_returns_are_right() {
+    let mut rng = fastrand::Rng::with_seed(5);
+    let mut longer = [0; 2];
+    let mut compared = 0;
+    for (race_moves, longer) in [3, 4].into_iter().zip(&mut longer) {
+        for size in ["5x5", "4x6", "6x5"] {
+            let board: Board = size.parse().unwrap();
+            for attempt in 0..40 {
+                let position = random_position(board, attempt, board.squares(), &mut rng);
+                let Some(position) = position else { continue };
+                let reference = run(&position, Algorithm::Reference, Some(500_000));
+                let Some(truth) = reference.winner else {
+                    continue;
+                };
+                let options = SolveOptions {
+                    proof: true,
+                    race_rules: RaceRules {
+                        enabled: true,
+                        race_moves,
+                    },
+                    ..options(Algorithm::Dfpn, Some(200_000))
+                };
+                let solution = solve(&position, &options, &mut |_| {});
+                if solution.is_solved() {
+                    assert_eq!(solution.winner, Some(truth), "{position} {race_moves}");
+                    check_certificate(&solution);
+                    *longer += solution.stats.race_rules.race_win[race_moves as usize + 1];
+                    compared += 1;
+                }
+            }
+        }
+        // Start positions, whose searches return to positions far more often.
+        for size in ["4x5", "3x6", "5x5"] {
+            let options = SolveOptions {
+                proof: true,
+                race_rules: RaceRules {
+                    enabled: true,
+                    race_moves,
+                },
+                ..options(Algorithm::Dfpn, None)
+            };
+            let solution = solve(
+                &Position::start(size.parse().unwrap()),
+                &options,
+                &mut |_| {},
+            );
+            check_certificate(&solution);
+            *longer += solution.stats.race_rules.race_win[race_moves as usize + 1];
+        }
+    }
+    eprintln!("{compared} positions, longer race wins (4, 5 moves): {longer:?}");
+    assert!(compared >= 100, "{compared}");
+    assert!(longer.iter().all(|&wins| wins >= 1000), "{longer:?}");
+}
+
 #[test]
 fn certificates_survive_a_tiny_table_and_come_from_either_algorithm() {
     // With 1 MiB, most of the proof is evicted and must be proven again.
