@@ -465,6 +465,14 @@ fn longer_races_where_the_search_returns_are_right() {
     let mut longer = [0; 2];
     let mut compared = 0;
     for (race_moves, longer) in [3, 4].into_iter().zip(&mut longer) {
+        let proving = |max_nodes| SolveOptions {
+            proof: true,
+            race_rules: RaceRules {
+                enabled: true,
+                race_moves,
+            },
+            ..options(Algorithm::Dfpn, max_nodes)
+        };
         for size in ["5x5", "4x6", "6x5"] {
             let board: Board = size.parse().unwrap();
             for attempt in 0..40 {
@@ -474,15 +482,7 @@ fn longer_races_where_the_search_returns_are_right() {
                 let Some(truth) = reference.winner else {
                     continue;
                 };
-                let options = SolveOptions {
-                    proof: true,
-                    race_rules: RaceRules {
-                        enabled: true,
-                        race_moves,
-                    },
-                    ..options(Algorithm::Dfpn, Some(200_000))
-                };
-                let solution = solve(&position, &options, &mut |_| {});
+                let solution = solve(&position, &proving(Some(200_000)), &mut |_| {});
                 if solution.is_solved() {
                     assert_eq!(solution.winner, Some(truth), "{position} {race_moves}");
                     check_certificate(&solution);
@@ -493,19 +493,8 @@ fn longer_races_where_the_search_returns_are_right() {
         }
         // Start positions, whose searches return to positions far more often.
         for size in ["4x5", "3x6", "5x5"] {
-            let options = SolveOptions {
-                proof: true,
-                race_rules: RaceRules {
-                    enabled: true,
-                    race_moves,
-                },
-                ..options(Algorithm::Dfpn, None)
-            };
-            let solution = solve(
-                &Position::start(size.parse().unwrap()),
-                &options,
-                &mut |_| {},
-            );
+            let start = Position::start(size.parse().unwrap());
+            let solution = solve(&start, &proving(None), &mut |_| {});
             check_certificate(&solution);
             *longer += solution.stats.race_rules.race_win[race_moves as usize + 1];
         }
