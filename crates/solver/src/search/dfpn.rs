@@ -63,8 +63,10 @@ pub(crate) enum Seen {
 }
 
 /// The positions whose longer race search (see [`Seen::Expanded`]) this thread has
-/// made, in a direct-mapped memory of bounded size: a position it forgets is only
-/// searched again, and comes out open again.
+/// made and found open, in a direct-mapped memory of bounded size: a position it
+/// forgets is only searched again, and comes out open again. A won position is not
+/// kept: the table holds its proof, and if the table evicts it, the race search
+/// proves it again.
 struct RacedAgain {
     slots: Box<[u64]>,
 }
@@ -81,15 +83,26 @@ impl RacedAgain {
         }
     }
 
-    /// Whether `hash` is new to the memory; remembers it.
+    /// Whether the memory holds `hash`.
     #[inline]
-    fn first_time(&mut self, hash: u64) -> bool {
-        // Bit 0 set keeps a remembered hash apart from an empty slot.
-        let mark = hash | 1;
-        let slot = &mut self.slots[(hash >> 44) as usize % Self::SLOTS];
-        let first = *slot != mark;
-        *slot = mark;
-        first
+    fn holds(&self, hash: u64) -> bool {
+        self.slots[Self::slot(hash)] == Self::mark(hash)
+    }
+
+    #[inline]
+    fn remember(&mut self, hash: u64) {
+        self.slots[Self::slot(hash)] = Self::mark(hash);
+    }
+
+    #[inline]
+    fn slot(hash: u64) -> usize {
+        (hash >> 44) as usize % Self::SLOTS
+    }
+
+    /// Bit 0 set keeps a remembered hash apart from an empty slot.
+    #[inline]
+    fn mark(hash: u64) -> u64 {
+        hash | 1
     }
 }
 
@@ -455,8 +468,12 @@ impl<'a> Dfpn<'a> {
             },
             (None, Seen::Expanded { descended }) => match rules.threats(position) {
                 Verdict::Open if descended => match self.reentry_race_moves(&key) {
-                    Some(moves) if self.raced_again.first_time(hash) => {
-                        rules.races_of(position, moves)
+                    Some(moves) if !self.raced_again.holds(hash) => {
+                        let verdict = rules.races_of(position, moves);
+                        if verdict == Verdict::Open {
+                            self.raced_again.remember(hash);
+                        }
+                        verdict
                     }
                     _ => Verdict::Open,
                 },
