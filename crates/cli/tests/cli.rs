@@ -550,6 +550,9 @@ fn reproduce_from_a_results_directory() {
         "4x5",
         "--time-limit",
         "0.01",
+        // Small jobs: the first job must not settle the board before the limit.
+        "--job-nodes",
+        "1000",
         "-q",
     ]);
     assert_eq!(output.status.code(), Some(3), "{}", stderr(&output));
