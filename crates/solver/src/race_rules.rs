@@ -45,6 +45,11 @@ pub const LEAF_RACE_MOVES: u32 = 3;
 /// on, where a race win saves the most (`docs/performance.md`, "Race rules").
 pub const REENTRY_EXTRA_MOVES: u32 = 1;
 
+/// The smallest board, in squares, where df-pn looks for those longer race wins:
+/// on smaller boards (5x5, 4x6, 3x8, 4x7) they cost more time than they save, on
+/// 5x6 and 6x6 they save more than they cost (`docs/performance.md`, "Race rules").
+pub const REENTRY_MIN_SQUARES: u32 = 30;
+
 impl Default for RaceRules {
     fn default() -> Self {
         RaceRules {
@@ -94,14 +99,10 @@ impl RaceRules {
     }
 
     /// The race wins of `moves`, for an open position whose shorter race wins
-    /// have been looked for.
+    /// have been looked for; the caller checks that the rules are on.
     #[inline]
     pub fn races_of(self, position: &Position, moves: u32) -> Verdict {
-        if self.enabled {
-            self.races(position, moves, moves)
-        } else {
-            Verdict::Open
-        }
+        self.races(position, moves, moves)
     }
 
     /// Race wins in `from..=to` moves, the shortest first.

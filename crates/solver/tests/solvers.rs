@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use breakthrough_engine::{Bitboard, Board, Color, Position, Step};
-use breakthrough_solver::race_rules::{classify, RaceRules, Verdict};
+use breakthrough_solver::race_rules::{classify, RaceRules, Verdict, REENTRY_MIN_SQUARES};
 use breakthrough_solver::{solve, Algorithm, Limits, Solution, SolveOptions, Stop};
 
 mod common;
@@ -457,8 +457,9 @@ fn certificates_verify_on_random_positions() {
 }
 
 /// The race wins one move longer than `race_moves`, looked for where df-pn enters a
-/// position again, close positions of real solves; the answers are the rules-only
-/// search's and the certificates verify, for each race length.
+/// position again on boards of at least `REENTRY_MIN_SQUARES`, close positions of
+/// real solves; the answers are the rules-only search's and the certificates
+/// verify, for each race length. Smaller boards never look for them.
 #[test]
 fn longer_races_where_the_search_returns_are_right() {
     let mut rng = fastrand::Rng::with_seed(5);
@@ -473,8 +474,9 @@ fn longer_races_where_the_search_returns_are_right() {
             },
             ..options(Algorithm::Dfpn, max_nodes)
         };
-        for size in ["5x5", "4x6", "6x5"] {
+        for size in ["6x5", "5x6", "7x5"] {
             let board: Board = size.parse().unwrap();
+            assert!(board.squares() >= REENTRY_MIN_SQUARES);
             for attempt in 0..40 {
                 let position = random_position(board, attempt, board.squares(), &mut rng);
                 let Some(position) = position else { continue };
@@ -491,12 +493,31 @@ fn longer_races_where_the_search_returns_are_right() {
                 }
             }
         }
-        // Start positions, whose searches return to positions far more often.
+        // Positions a few moves into a game, whose searches return to positions far
+        // more often; the certificate, checked by the rules alone, is the answer's
+        // check.
+        for size in ["6x5", "5x6"] {
+            let board: Board = size.parse().unwrap();
+            for _ in 0..12 {
+                let plies = rng.u32(8..16);
+                let Some(position) = random_game_position(board, plies, &mut rng) else {
+                    continue;
+                };
+                let solution = solve(&position, &proving(Some(400_000)), &mut |_| {});
+                if solution.is_solved() {
+                    check_certificate(&solution);
+                    *longer += solution.stats.race_rules.race_win[race_moves as usize + 1];
+                }
+            }
+        }
+        // The smaller boards, where the longer races cost more than they save.
         for size in ["4x5", "3x6", "5x5"] {
-            let start = Position::start(size.parse().unwrap());
-            let solution = solve(&start, &proving(None), &mut |_| {});
+            let board: Board = size.parse().unwrap();
+            assert!(board.squares() < REENTRY_MIN_SQUARES);
+            let solution = solve(&Position::start(board), &proving(None), &mut |_| {});
             check_certificate(&solution);
-            *longer += solution.stats.race_rules.race_win[race_moves as usize + 1];
+            let wins = solution.stats.race_rules.race_win[race_moves as usize + 1];
+            assert_eq!(wins, 0, "{size} looked for longer races");
         }
     }
     eprintln!("{compared} positions, longer race wins (4, 5 moves): {longer:?}");

@@ -58,7 +58,8 @@ pub struct SolveArgs {
     pub no_race_rules: bool,
 
     /// Longest race win the rules look for, in moves of the side to move; df-pn
-    /// looks for wins one move longer in the positions it returns to.
+    /// looks for wins one move longer in the positions it returns to, on boards of
+    /// 30 squares or more.
     #[arg(long, value_name = "K", default_value_t = DEFAULT_RACE_MOVES,
           value_parser = clap::value_parser!(u32).range(1..=6))]
     pub race_moves: u32,

@@ -20,7 +20,9 @@ use breakthrough_engine::{Board, Position, Step, MAX_MOVES};
 use crate::estimate;
 use crate::limits::{Budget, Limits, Stop};
 use crate::progress::{Phase, Progress};
-use crate::race_rules::{move_to_goal, RaceRuleStats, RaceRules, Verdict, REENTRY_EXTRA_MOVES};
+use crate::race_rules::{
+    move_to_goal, RaceRuleStats, RaceRules, Verdict, REENTRY_EXTRA_MOVES, REENTRY_MIN_SQUARES,
+};
 use crate::search::proven::ProvenElsewhere;
 use crate::search::team::Team;
 use crate::table::key::Key;
@@ -339,9 +341,12 @@ impl<'a> Dfpn<'a> {
     /// without a race search, or where a bounded question's plies leave no room for
     /// them.
     #[inline]
-    fn reentry_race_moves(&self, key: &Key) -> Option<u32> {
+    fn reentry_race_moves(&self, position: &Position, key: &Key) -> Option<u32> {
         let rules = self.config.race_rules;
-        if !rules.enabled || rules.race_moves < 2 {
+        if !rules.enabled
+            || rules.race_moves < 2
+            || position.board().squares() < REENTRY_MIN_SQUARES
+        {
             return None;
         }
         let moves = rules.race_moves + REENTRY_EXTRA_MOVES;
@@ -467,7 +472,7 @@ impl<'a> Dfpn<'a> {
                 verdict => verdict,
             },
             (None, Seen::Expanded { descended }) => match rules.threats(position) {
-                Verdict::Open if descended => match self.reentry_race_moves(&key) {
+                Verdict::Open if descended => match self.reentry_race_moves(position, &key) {
                     Some(moves) if !self.raced_again.holds(hash) => {
                         let verdict = rules.races_of(position, moves);
                         if verdict == Verdict::Open {
