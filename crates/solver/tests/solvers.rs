@@ -131,6 +131,22 @@ fn random_position(
     }
 }
 
+/// Random positions of `board` (one of [`random_position`]'s for each of `attempts`)
+/// that the reference solver settles within 500,000 nodes, each with its winner.
+fn settled_positions(
+    board: Board,
+    attempts: u32,
+    rng: &mut fastrand::Rng,
+) -> Vec<(Position, Color)> {
+    (0..attempts)
+        .filter_map(|attempt| {
+            let position = random_position(board, attempt, board.squares(), rng)?;
+            let truth = run(&position, Algorithm::Reference, Some(500_000)).winner?;
+            Some((position, truth))
+        })
+        .collect()
+}
+
 /// df-pn and the reference on random positions of larger boards; both with a node
 /// budget, compared wherever both finish (and limits never give a wrong answer).
 #[test]
@@ -172,13 +188,7 @@ fn the_depth_bias_never_changes_an_answer() {
     let mut compared = 0;
     for size in ["4x4", "3x5", "5x5", "4x6", "6x5"] {
         let board: Board = size.parse().unwrap();
-        for attempt in 0..40 {
-            let position = random_position(board, attempt, board.squares(), &mut rng);
-            let Some(position) = position else { continue };
-            let reference = run(&position, Algorithm::Reference, Some(500_000));
-            let Some(truth) = reference.winner else {
-                continue;
-            };
+        for (position, truth) in settled_positions(board, 40, &mut rng) {
             for depth_bias in [Some(0), Some(3), None, Some(100)] {
                 let options = SolveOptions {
                     proof: true,
@@ -477,13 +487,7 @@ fn longer_races_where_the_search_returns_are_right() {
         for size in ["6x5", "5x6", "7x5"] {
             let board: Board = size.parse().unwrap();
             assert!(board.squares() >= REENTRY_MIN_SQUARES);
-            for attempt in 0..40 {
-                let position = random_position(board, attempt, board.squares(), &mut rng);
-                let Some(position) = position else { continue };
-                let reference = run(&position, Algorithm::Reference, Some(500_000));
-                let Some(truth) = reference.winner else {
-                    continue;
-                };
+            for (position, truth) in settled_positions(board, 40, &mut rng) {
                 let solution = solve(&position, &proving(Some(200_000)), &mut |_| {});
                 if solution.is_solved() {
                     assert_eq!(solution.winner, Some(truth), "{position} {race_moves}");

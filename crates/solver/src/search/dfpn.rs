@@ -108,6 +108,17 @@ impl RacedAgain {
     }
 }
 
+/// The longest race win, in moves, that counts for a position with this key: a
+/// bounded question about the side to move (odd plies left) counts only wins within
+/// its plies, `(plies + 1) / 2` moves; any other key bounds none.
+#[inline]
+fn race_moves_cap(key: &Key) -> Option<u32> {
+    match key.plies_left() {
+        Some(plies) if plies % 2 == 1 => Some(plies.div_ceil(2)),
+        _ => None,
+    }
+}
+
 /// A bounded question's last ply: with no plies left, the side to move (whose
 /// opponent had to win by now) wins unless the game is already over.
 #[inline]
@@ -220,7 +231,9 @@ pub(crate) struct Dfpn<'a> {
     observer: &'a mut dyn FnMut(&Progress),
     /// How often the search met a position proven elsewhere.
     proven_hits: u64,
-    raced_again: RacedAgain,
+    /// Made at the first re-entry race search, so that a search without one (a
+    /// board under [`REENTRY_MIN_SQUARES`]) does not hold its 2 MiB.
+    raced_again: Option<RacedAgain>,
 }
 
 impl<'a> Dfpn<'a> {
@@ -243,7 +256,7 @@ impl<'a> Dfpn<'a> {
             frames: Vec::new(),
             observer,
             proven_hits: 0,
-            raced_again: RacedAgain::new(),
+            raced_again: None,
         }
     }
 
@@ -320,20 +333,19 @@ impl<'a> Dfpn<'a> {
     }
 
     /// The rules for a position with this key. A bounded question about the side to
-    /// move (odd plies left) needs race wins short enough to count: at most
-    /// `(plies + 1) / 2` moves. Every other rule holds whatever the plies left (at
-    /// least 1 for the side the question is about, at least 2 for the other one,
-    /// see [`out_of_plies`]): a move that leaves a threat uncaptured lets the
+    /// move needs race wins short enough to count (see [`race_moves_cap`]). Every
+    /// other rule holds whatever the plies left (at least 1 for the side the
+    /// question is about, at least 2 for the other one, see [`out_of_plies`]): a move that leaves a threat uncaptured lets the
     /// opponent win on the next ply, and a race win of the other side ends the game
     /// against the side the question is about.
     #[inline]
     fn rules_at(&self, key: &Key) -> RaceRules {
-        match key.plies_left() {
-            Some(plies) if plies % 2 == 1 => RaceRules {
-                race_moves: self.config.race_rules.race_moves.min(plies.div_ceil(2)),
+        match race_moves_cap(key) {
+            Some(cap) => RaceRules {
+                race_moves: self.config.race_rules.race_moves.min(cap),
                 ..self.config.race_rules
             },
-            _ => self.config.race_rules,
+            None => self.config.race_rules,
         }
     }
 
@@ -350,8 +362,8 @@ impl<'a> Dfpn<'a> {
             return None;
         }
         let moves = rules.race_moves + REENTRY_EXTRA_MOVES;
-        match key.plies_left() {
-            Some(plies) if plies % 2 == 1 && moves > plies.div_ceil(2) => None,
+        match race_moves_cap(key) {
+            Some(cap) if moves > cap => None,
             _ => Some(moves),
         }
     }
@@ -473,14 +485,19 @@ impl<'a> Dfpn<'a> {
             },
             (None, Seen::Expanded { descended }) => match rules.threats(position) {
                 Verdict::Open if descended => match self.reentry_race_moves(position, &key) {
-                    Some(moves) if !self.raced_again.holds(hash) => {
-                        let verdict = rules.races_of(position, moves);
-                        if verdict == Verdict::Open {
-                            self.raced_again.remember(hash);
+                    Some(moves) => {
+                        let raced_again = self.raced_again.get_or_insert_with(RacedAgain::new);
+                        if raced_again.holds(hash) {
+                            Verdict::Open
+                        } else {
+                            let verdict = rules.races_of(position, moves);
+                            if verdict == Verdict::Open {
+                                raced_again.remember(hash);
+                            }
+                            verdict
                         }
-                        verdict
                     }
-                    _ => Verdict::Open,
+                    None => Verdict::Open,
                 },
                 verdict => verdict,
             },
