@@ -300,6 +300,32 @@ impl Dag {
         counts
     }
 
+    /// The DAG by depth: for each number of plies from the root (a node reached by
+    /// lines of several lengths at the shortest), its nodes and how many are solved.
+    pub fn depth_counts(&self) -> Vec<(u64, u64)> {
+        let mut counts = Vec::new();
+        let mut seen = vec![false; self.nodes.len()];
+        let mut level = vec![0u32];
+        seen[0] = true;
+        while !level.is_empty() {
+            let solved = level
+                .iter()
+                .filter(|&&id| self.nodes[id as usize].is_solved())
+                .count();
+            counts.push((level.len() as u64, solved as u64));
+            let mut next = Vec::new();
+            for &id in &level {
+                for child in self.nodes[id as usize].edges.iter().filter_map(|e| e.child) {
+                    if !std::mem::replace(&mut seen[child as usize], true) {
+                        next.push(child);
+                    }
+                }
+            }
+            level = next;
+        }
+        counts
+    }
+
     /// What the top proof does at `position` (reached by the winner's strategy):
     /// a solved leaf is given (a part proves it); an expanded node plays a move into
     /// a lost child (or one that ends the game), or lets the loser reply.

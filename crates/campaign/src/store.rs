@@ -48,6 +48,21 @@ pub fn disk_bytes(dir: &Path) -> u64 {
     size(&dir.join(STORE_FILE)) + parts
 }
 
+/// The sizes in bytes of the certificate parts of `dir`, one a solved position
+/// (empty when there are none), smallest first.
+pub fn part_sizes(dir: &Path) -> Vec<u64> {
+    let mut sizes: Vec<u64> = std::fs::read_dir(dir.join(PARTS_DIR))
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter_map(|entry| entry.metadata().ok())
+        .filter(|metadata| metadata.is_file())
+        .map(|metadata| metadata.len())
+        .collect();
+    sizes.sort_unstable();
+    sizes
+}
+
 /// Key (white, black, black to move) -> (side to move wins).
 const SOLVED: TableDefinition<&[u8], u8> = TableDefinition::new("solved");
 /// Key -> the keys its part takes as given, 17 bytes each (only for parts that

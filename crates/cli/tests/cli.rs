@@ -797,6 +797,25 @@ fn campaign_survives_kill_9_and_sigterm() {
     let status: serde_json::Value = serde_json::from_str(&stdout(&status)).unwrap();
     assert_eq!(status["status"], "solved");
     assert!(status["runs"].as_array().unwrap().len() >= 2);
+    // Black wins 5x5: each of White's thirteen first moves is settled as a loss, and
+    // the root, depth 0, is solved.
+    let progress = &status["progress"];
+    let first_moves = progress["first_moves"].as_array().unwrap();
+    assert_eq!(first_moves.len(), 13, "{progress}");
+    assert!(first_moves
+        .iter()
+        .all(|m| m["outcome"] == "loss" && m["disproof"] == 0));
+    assert_eq!(progress["depths"][0]["positions"], 1);
+    assert_eq!(progress["depths"][0]["solved"], 1);
+    assert!(
+        progress["parts"]["count"].as_u64().unwrap() >= 1,
+        "{progress}"
+    );
+    let text = stdout(&run(&["campaign", "status", path]));
+    assert!(
+        text.contains("first      13 of 13 moves settled: "),
+        "{text}"
+    );
     assert!(dir.join("numbers.svg").exists());
 
     // Another position in the same directory: refused, exit 2.

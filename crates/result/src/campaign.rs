@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::numbers::ProofNumber;
 use crate::stats::Sample;
-use crate::terms::Status;
+use crate::terms::{Outcome, Status};
 
 /// Where a campaign stands.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -32,6 +32,11 @@ pub struct CampaignStatus {
     pub settings: CampaignSettings,
     /// The root's numbers over the campaign's time.
     pub course: Vec<Sample>,
+    /// What the DAG has settled: measures of progress that grow as the campaign
+    /// closes in, where the root's numbers rise as the search learns how hard the
+    /// position is (absent in files written before it was reported).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub progress: Option<CampaignProgress>,
     /// The picture `campaign status` writes beside the campaign.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub svg: Option<String>,
@@ -64,6 +69,53 @@ pub struct RestoreRecord {
     pub after_runs: u64,
     /// Solved leaves of the DAG opened again.
     pub reopened: u64,
+}
+
+/// What a campaign's DAG has settled, from the root down.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct CampaignProgress {
+    /// The root's moves, in the DAG's order, each with its outcome for the side
+    /// playing it.
+    pub first_moves: Vec<FirstMove>,
+    /// The DAG by depth (plies from the root; a position reached by lines of several
+    /// lengths counts at the shortest): its positions and how many are solved, from
+    /// depth 0 (the root) to the deepest.
+    pub depths: Vec<DepthCount>,
+    /// The proofs of the positions solved so far (the certificate's parts, on disk;
+    /// `campaign status` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parts: Option<PartSizes>,
+}
+
+/// One of the root's moves and where it stands, seen from the side playing it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct FirstMove {
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub outcome: Outcome,
+    /// The effort left to prove the move wins (0 when it does).
+    pub proof: ProofNumber,
+    /// The effort left to prove it loses (0 when it does).
+    pub disproof: ProofNumber,
+}
+
+/// The DAG's positions at one depth.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct DepthCount {
+    pub depth: u32,
+    pub positions: u64,
+    pub solved: u64,
+}
+
+/// The sizes of the certificate parts written so far, one a solved position.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct PartSizes {
+    pub count: u64,
+    pub bytes: u64,
+    pub median_bytes: u64,
+    /// The 99th percentile.
+    pub p99_bytes: u64,
+    pub max_bytes: u64,
 }
 
 /// The master's DAG.

@@ -28,7 +28,10 @@ mod solve;
 mod stats;
 mod terms;
 
-pub use campaign::{CampaignSettings, CampaignStatus, DagCounts, RestoreRecord, Run};
+pub use campaign::{
+    CampaignProgress, CampaignSettings, CampaignStatus, DagCounts, DepthCount, FirstMove,
+    PartSizes, RestoreRecord, Run,
+};
 pub use numbers::{Infinity, ProofNumber};
 pub use proof::{CampaignProof, CertificateSummary, Claim, PartSummary, ProofSummary};
 pub use solve::{

@@ -24,6 +24,7 @@ use breakthrough_result::{
 use breakthrough_solver::race_rules::DEFAULT_RACE_MOVES;
 use clap::{Args, Subcommand};
 
+use super::campaign_progress;
 use super::solve::{outcome, proof_number, verdict_text};
 use crate::args::PositionArgs;
 use crate::{progress, system, InputError};
@@ -534,6 +535,7 @@ fn status_json(spec: &Spec, checkpoint: &Checkpoint) -> CampaignStatus {
             job_nodes: spec.job_nodes,
         },
         course: course(checkpoint),
+        progress: Some(campaign_progress::progress(checkpoint, None)),
         svg: None,
         store_bytes: None,
     }
@@ -639,6 +641,7 @@ fn status(args: StatusArgs) -> anyhow::Result<ExitCode> {
         let mut object = status_json(&spec, &checkpoint);
         object.svg = Some("numbers.svg".to_string());
         object.store_bytes = Some(stored_bytes);
+        object.progress = Some(campaign_progress::progress(&checkpoint, Some(&args.dir)));
         outln!("{}", serde_json::to_string_pretty(&object)?);
     } else {
         outln!("board      {}", spec.board);
@@ -662,6 +665,7 @@ fn status(args: StatusArgs) -> anyhow::Result<ExitCode> {
         }
         print_restores(&checkpoint, checkpoint.runs.len());
         print_totals(&checkpoint);
+        campaign_progress::print(&campaign_progress::progress(&checkpoint, Some(&args.dir)));
         outln!(
             "on disk    {:.1} MiB (the store and the certificate parts)",
             stored_bytes as f64 / (1 << 20) as f64

@@ -4,6 +4,7 @@ pub mod bench;
 pub mod campaign;
 #[cfg(feature = "mpi")]
 pub mod campaign_mpi;
+pub mod campaign_progress;
 pub mod inspect;
 pub mod perft;
 pub mod reproduce;
