@@ -641,7 +641,9 @@ fn status(args: StatusArgs) -> anyhow::Result<ExitCode> {
         let mut object = status_json(&spec, &checkpoint);
         object.svg = Some("numbers.svg".to_string());
         object.store_bytes = Some(stored_bytes);
-        object.progress = Some(campaign_progress::progress(&checkpoint, Some(&args.dir)));
+        if let Some(progress) = object.progress.as_mut() {
+            progress.parts = Some(campaign_progress::parts(&args.dir));
+        }
         outln!("{}", serde_json::to_string_pretty(&object)?);
     } else {
         outln!("board      {}", spec.board);

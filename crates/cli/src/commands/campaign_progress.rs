@@ -57,8 +57,13 @@ pub fn progress(checkpoint: &Checkpoint, dir: Option<&Path>) -> CampaignProgress
     CampaignProgress {
         first_moves,
         depths,
-        parts: dir.map(|dir| part_sizes(&store::part_sizes(dir))),
+        parts: dir.map(parts),
     }
+}
+
+/// The sizes of the certificate parts in the campaign's directory `dir`.
+pub fn parts(dir: &Path) -> PartSizes {
+    part_sizes(&store::part_sizes(dir))
 }
 
 /// A summary of `sizes`, smallest first.
@@ -79,8 +84,8 @@ fn part_sizes(sizes: &[u64]) -> PartSizes {
     }
 }
 
-/// The progress as `campaign status` prints it: the first moves on one line, the
-/// share solved of each depth that has solved positions, the parts.
+/// The progress as `campaign status` prints it: the first moves settled on one
+/// line, the share solved of depths 1 to 8, the parts.
 pub fn print(progress: &CampaignProgress) {
     let settled: Vec<String> = progress
         .first_moves
