@@ -8,7 +8,7 @@ use breakthrough_result::Side;
 use tokio::time::Instant;
 
 use crate::api::{MainLine, MoveAnswer, MoveOutcome, PositionAnswer, Source};
-use crate::solving::{Pool, Queued};
+use crate::solving::{Ended, Pool, Queued};
 use crate::store::{Known, Store, StoreError};
 
 /// The most moves a main line holds: more than the longest game on any board.
@@ -41,17 +41,96 @@ pub(crate) fn lookup(store: &Store, position: &Position) -> Result<Lookup, Store
     positions.extend(moves.iter().map(|(_, child)| *child));
     let mut known = store.get_all(&positions)?.into_iter();
     let own = known.next().flatten();
-    Ok(Lookup {
+    let found = Lookup {
         own,
         moves: moves
             .into_iter()
             .zip(known)
             .map(|((mv, child), known)| (mv, child, known))
             .collect(),
-    })
+    };
+    found
+        .contradiction(position)
+        .map_or(Ok(found), |why| Err(store.inconsistent(position, why)))
+}
+
+/// Whether `known` can be `position`'s value at all: the side that wins makes the
+/// last move, so a position won by the side to move lasts an odd number of plies,
+/// one it loses an even number; a finished game lasts 0 plies and has its winner.
+fn impossible(position: &Position, known: Known) -> Option<String> {
+    let describe = || {
+        format!(
+            "{position} stored as {:?} in {}",
+            known.winner, known.length
+        )
+    };
+    match position.winner() {
+        Some(winner) if known.winner != winner || known.length != 0 => {
+            Some(format!("{}, but the game is over", describe()))
+        }
+        Some(_) => None,
+        None if (known.winner == position.to_move()) != (known.length % 2 == 1) => Some(format!(
+            "{}: the side that wins makes the last move, so the length's parity is wrong",
+            describe()
+        )),
+        None => None,
+    }
 }
 
 impl Lookup {
+    /// What contradicts itself in what the store holds of `position` and its
+    /// moves: an impossible value, or a value that is not its best move's.
+    fn contradiction(&self, position: &Position) -> Option<String> {
+        let mover = position.to_move();
+        let stored = self.own.iter().map(|known| (position, *known));
+        let children = self
+            .moves
+            .iter()
+            .filter_map(|(_, child, known)| known.map(|known| (child, known)));
+        if let Some(why) = stored
+            .chain(children)
+            .find_map(|(position, known)| impossible(position, known))
+        {
+            return Some(why);
+        }
+        let own = self.own?;
+        let contradicts = |mv: &Move, after: Known| {
+            let length = after.length + 1;
+            if own.winner == mover {
+                // A win in `own.length` is the fastest: no winning move is faster.
+                after.winner == mover && length < own.length
+            } else {
+                // A loss in `own.length`: every move loses, none takes longer.
+                after.winner == mover || length > own.length
+            }
+            .then(|| {
+                format!(
+                    "{position} stored as {:?} in {} but its move {mv} leads to {:?} in {length}",
+                    own.winner, own.length, after.winner
+                )
+            })
+        };
+        if let Some(why) = self
+            .moves
+            .iter()
+            .find_map(|(mv, _, known)| known.and_then(|after| contradicts(mv, after)))
+        {
+            return Some(why);
+        }
+        // With every move known, the best one's value is the position's.
+        let (mv, best) = self.best_known(mover)?;
+        let best = Known {
+            winner: best.winner,
+            length: best.length + 1,
+        };
+        (best != own).then(|| {
+            format!(
+                "{position} stored as {:?} in {} but its best move {mv} gives {:?} in {}",
+                own.winner, own.length, best.winner, best.length
+            )
+        })
+    }
+
     pub(crate) fn is_complete(&self) -> bool {
         self.moves.iter().all(|(_, _, known)| known.is_some())
     }
@@ -109,7 +188,12 @@ impl Answers {
         Instant::now() + self.move_time
     }
 
-    /// Stops the solver pool.
+    /// Stops the solver pool's solves, without waiting for its threads.
+    pub fn stop(&self) {
+        self.pool.stop();
+    }
+
+    /// Stops the solver pool and waits for its threads.
     pub fn shutdown(&self) {
         self.pool.shutdown();
     }
@@ -131,18 +215,23 @@ impl Answers {
         let before = self.lookup(position)?;
         // With every move known, the position's value follows from them.
         if before.is_complete() {
-            return Ok(answer(position, &before, None, false, false));
+            return Ok(answer(position, &before, None, Pending::default()));
         }
         let busy = match self.pool.request(position) {
             Queued::Solving(mut ended) => {
-                let _ = tokio::time::timeout_at(deadline, ended.wait_for(Option::is_some)).await;
-                false
+                let waited = tokio::time::timeout_at(deadline, ended.wait_for(Option::is_some));
+                matches!(waited.await, Ok(Ok(ended)) if *ended == Some(Ended::Dropped))
             }
             Queued::Busy => true,
+            Queued::Hard(_) => false,
         };
         let after = self.lookup(position)?;
-        let solving = self.pool.is_solving(position);
-        Ok(answer(position, &after, Some(&before), solving, busy))
+        let state = Pending {
+            solving: self.pool.is_solving(position),
+            busy,
+            hard_for: self.pool.hard_for(position),
+        };
+        Ok(answer(position, &after, Some(&before), state))
     }
 
     /// Perfect play from `position`, as far as it is known by `deadline`.
@@ -198,8 +287,19 @@ fn game_over(position: &Position) -> PositionAnswer {
         source: Source::Rules,
         solving: false,
         busy: false,
+        hard: false,
+        retry_after: None,
         moves: Vec::new(),
     }
+}
+
+/// Where a position not (fully) stored stands with the solver pool.
+#[derive(Clone, Copy, Debug, Default)]
+struct Pending {
+    solving: bool,
+    busy: bool,
+    /// How long it stays remembered as hard, when its solve gave up lately.
+    hard_for: Option<Duration>,
 }
 
 /// The answer that `lookup` gives, each value marked stored when `before` had it
@@ -208,8 +308,7 @@ fn answer(
     position: &Position,
     lookup: &Lookup,
     before: Option<&Lookup>,
-    solving: bool,
-    busy: bool,
+    pending: Pending,
 ) -> PositionAnswer {
     let mover = position.to_move();
     let source_of = |known: Option<Known>, earlier: Option<Option<Known>>| match (known, earlier) {
@@ -250,8 +349,13 @@ fn answer(
         length: value.map(|known| known.length),
         game_over: false,
         source: source_of(value, before.map(|b| b.value(mover))),
-        solving,
-        busy,
+        solving: pending.solving,
+        busy: pending.busy,
+        hard: pending.hard_for.is_some() && value.is_none(),
+        retry_after: pending
+            .hard_for
+            .filter(|_| value.is_none())
+            .map(|left| left.as_secs() + 1),
         moves,
     }
 }

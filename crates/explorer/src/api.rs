@@ -45,8 +45,14 @@ pub struct PositionAnswer {
     pub source: Source,
     /// Whether a solve of this position is queued or running: ask again later.
     pub solving: bool,
-    /// Whether the solver pool's queue was full, so nothing was queued.
+    /// Whether the solver pool's queue was full, so that newer positions took this
+    /// one's place (or the server is stopping): nothing is being solved for it.
     pub busy: bool,
+    /// Whether a solve of this position gave up lately (at its limit, or giving its
+    /// thread to newer requests), so it is not solved again for now.
+    pub hard: bool,
+    /// When `hard`: seconds until the position may be queued again.
+    pub retry_after: Option<u64>,
     /// Every legal move, best first for the side to move.
     pub moves: Vec<MoveAnswer>,
 }

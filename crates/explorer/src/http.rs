@@ -5,12 +5,13 @@ use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
 use axum::body::Bytes;
-use axum::extract::{RawQuery, State};
-use axum::http::{header, StatusCode};
+use axum::extract::{RawQuery, Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
-use breakthrough_engine::{Board, Position};
+use breakthrough_engine::{Board, Color, Position};
 use serde::{Deserialize, Serialize};
 
 use crate::answers::Answers;
@@ -30,7 +31,98 @@ pub struct Explorer {
     /// The certificate of the proof browser, when one was given.
     pub proofs: Option<Proofs>,
     pub finished: Finished,
+    /// The names a request's `Host` may give.
+    pub hosts: AllowedHosts,
 }
+
+/// The host names a request may be addressed to: a browser sends the name of the
+/// page's site, so a page of another site (or a DNS name rebound to this machine)
+/// is refused.
+#[derive(Clone, Debug)]
+pub struct AllowedHosts {
+    names: Vec<String>,
+    any: bool,
+}
+
+impl AllowedHosts {
+    /// `localhost`, the loopback addresses and the address the server listens on,
+    /// with `extra` names (`*`: any name).
+    pub fn new(listen: std::net::IpAddr, extra: &[String]) -> AllowedHosts {
+        let mut names: Vec<String> = ["localhost", "127.0.0.1", "[::1]"]
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        if !listen.is_unspecified() {
+            names.push(match listen {
+                std::net::IpAddr::V4(ip) => ip.to_string(),
+                std::net::IpAddr::V6(ip) => format!("[{ip}]"),
+            });
+        }
+        names.extend(extra.iter().map(|name| name.to_ascii_lowercase()));
+        AllowedHosts {
+            any: extra.iter().any(|name| name == "*"),
+            names,
+        }
+    }
+
+    /// Whether a `Host` header's value names this server (the port is not looked
+    /// at).
+    pub fn allows(&self, host: &str) -> bool {
+        if self.any {
+            return true;
+        }
+        let name = match host.rfind(':') {
+            // A port after an IPv6 address's `]`, or after a name.
+            Some(colon) if !host[colon..].contains(']') => &host[..colon],
+            _ => host,
+        };
+        self.names
+            .iter()
+            .any(|allowed| allowed.eq_ignore_ascii_case(name))
+    }
+}
+
+/// The page's Content-Security-Policy: its own scripts, styles and requests only,
+/// and never inside another site's frame.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; img-src 'self' data:; \
+    object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// Refuses a request addressed to another host name, and keeps browsers from
+/// taking an answer for another type than it says.
+async fn guard(State(explorer): State<Arc<Explorer>>, request: Request, next: Next) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .map(|host| host.to_str().unwrap_or("(not text)"));
+    let mut response = match host {
+        Some(host) if explorer.hosts.allows(host) => next.run(request).await,
+        Some(host) => ApiError {
+            status: StatusCode::FORBIDDEN,
+            message: format!(
+                "the Host `{host}` is not this server's; start it with --allow-host NAME to \
+                 accept another name"
+            ),
+        }
+        .into_response(),
+        None => ApiError {
+            status: StatusCode::FORBIDDEN,
+            message: "a request without a Host header is refused".into(),
+        }
+        .into_response(),
+    };
+    response.headers_mut().insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    response
+}
+
+/// The page's own headers: no framing, its own resources only, no referrer.
+const PAGE_HEADERS: [(header::HeaderName, &str); 3] = [
+    (header::X_FRAME_OPTIONS, "DENY"),
+    (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
+    (header::REFERRER_POLICY, "no-referrer"),
+];
 
 /// The server's routes over `explorer`.
 pub fn router(explorer: Arc<Explorer>) -> Router {
@@ -43,6 +135,10 @@ pub fn router(explorer: Arc<Explorer>) -> Router {
         .route("/api/v1/results", get(results))
         .route("/api/v1/proof", get(proof))
         .fallback(not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&explorer),
+            guard,
+        ))
         .with_state(explorer)
 }
 
@@ -64,9 +160,11 @@ impl ApiError {
 
 impl From<StoreError> for ApiError {
     fn from(err: StoreError) -> ApiError {
+        // The operator sees the store's path; the client does not.
+        eprintln!("breakthrough serve: {err}");
         ApiError {
             status: StatusCode::INTERNAL_SERVER_ERROR,
-            message: err.to_string(),
+            message: err.public_message(),
         }
     }
 }
@@ -106,31 +204,69 @@ fn parse_position(query: &str) -> Result<Position, ApiError> {
     }
 }
 
-/// Answers that can no longer change, as JSON, by route and query: every value in
-/// them comes from the store, which only ever adds answers. Asked again, they are
-/// sent as they are, without reading the store or writing JSON.
+/// Answers that can no longer change, as JSON, by route and position (parsed, so
+/// every spelling of a query shares one entry): every value in them comes from
+/// the store, which only ever adds answers. Asked again, they are sent as they
+/// are, without reading the store or writing JSON.
 #[derive(Debug, Default)]
 pub struct Finished {
-    answers: RwLock<HashMap<(&'static str, String), Bytes>>,
+    answers: RwLock<FinishedAnswers>,
 }
 
-/// The most answers [`Finished`] keeps; it starts afresh when full.
-const MAX_FINISHED: usize = 1 << 16;
+#[derive(Debug, Default)]
+struct FinishedAnswers {
+    by_position: HashMap<AnswerKey, Bytes>,
+    /// The bytes of the answers and their keys.
+    bytes: usize,
+}
+
+/// A route's answer for one position: the board, the armies and the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct AnswerKey {
+    route: &'static str,
+    board: (u32, u32),
+    white: u64,
+    black: u64,
+    black_to_move: bool,
+}
+
+impl AnswerKey {
+    fn new(route: &'static str, position: &Position) -> AnswerKey {
+        let board = position.board();
+        AnswerKey {
+            route,
+            board: (board.width(), board.height()),
+            white: position.pieces(Color::White).0,
+            black: position.pieces(Color::Black).0,
+            black_to_move: position.to_move() == Color::Black,
+        }
+    }
+}
+
+/// The most bytes [`Finished`] keeps; it starts afresh when full.
+pub const MAX_FINISHED_BYTES: usize = 16 << 20;
 
 impl Finished {
-    fn get(&self, route: &'static str, query: &str) -> Option<Response> {
+    fn get(&self, route: &'static str, position: &Position) -> Option<Response> {
         let answers = self.answers.read().unwrap_or_else(|e| e.into_inner());
-        let bytes = answers.get(&(route, query.to_string()))?.clone();
-        Some(json_bytes(bytes))
+        let bytes = answers.by_position.get(&AnswerKey::new(route, position))?;
+        Some(json_bytes(bytes.clone()))
     }
 
-    fn put(&self, route: &'static str, query: String, answer: &impl Serialize) -> Response {
+    fn put(&self, route: &'static str, position: &Position, answer: &impl Serialize) -> Response {
         let bytes = Bytes::from(serde_json::to_vec(answer).expect("answers serialize"));
+        let size = bytes.len() + std::mem::size_of::<AnswerKey>();
         let mut answers = self.answers.write().unwrap_or_else(|e| e.into_inner());
-        if answers.len() >= MAX_FINISHED {
-            answers.clear();
+        if answers.bytes + size > MAX_FINISHED_BYTES {
+            *answers = FinishedAnswers::default();
         }
-        answers.insert((route, query), bytes.clone());
+        if answers
+            .by_position
+            .insert(AnswerKey::new(route, position), bytes.clone())
+            .is_none()
+        {
+            answers.bytes += size;
+        }
         json_bytes(bytes)
     }
 }
@@ -143,17 +279,16 @@ async fn position(
     State(explorer): State<Arc<Explorer>>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
-    let query = query.unwrap_or_default();
-    if let Some(response) = explorer.finished.get("position", &query) {
+    let position = parse_position(&query.unwrap_or_default())?;
+    if let Some(response) = explorer.finished.get("position", &position) {
         return Ok(response);
     }
-    let position = parse_position(&query)?;
     let deadline = explorer.answers.deadline();
     let answer = explorer.answers.position(&position, deadline).await?;
     if matches!(answer.source, Source::Stored | Source::Rules)
         && answer.moves.iter().all(|m| m.source == Source::Stored)
     {
-        return Ok(explorer.finished.put("position", query, &answer));
+        return Ok(explorer.finished.put("position", &position, &answer));
     }
     Ok(Json(answer).into_response())
 }
@@ -162,15 +297,14 @@ async fn main_line(
     State(explorer): State<Arc<Explorer>>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
-    let query = query.unwrap_or_default();
-    if let Some(response) = explorer.finished.get("mainline", &query) {
+    let position = parse_position(&query.unwrap_or_default())?;
+    if let Some(response) = explorer.finished.get("mainline", &position) {
         return Ok(response);
     }
-    let position = parse_position(&query)?;
     let deadline = explorer.answers.deadline();
     let line = explorer.answers.main_line(&position, deadline).await?;
     if line.complete {
-        return Ok(explorer.finished.put("mainline", query, &line));
+        return Ok(explorer.finished.put("mainline", &position, &line));
     }
     Ok(Json(line).into_response())
 }
@@ -256,7 +390,11 @@ const SCRIPT: &str = include_str!("page/app.js");
 const STYLE: &str = include_str!("page/style.css");
 
 async fn page() -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], PAGE)
+    (
+        PAGE_HEADERS,
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        PAGE,
+    )
 }
 
 async fn script() -> impl IntoResponse {
@@ -268,4 +406,36 @@ async fn script() -> impl IntoResponse {
 
 async fn style() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AllowedHosts;
+
+    #[test]
+    fn host_names_are_matched_without_their_port() {
+        let hosts = AllowedHosts::new("127.0.0.1".parse().unwrap(), &["Box.lan".into()]);
+        for host in [
+            "localhost",
+            "localhost:8080",
+            "127.0.0.1:9",
+            "[::1]:80",
+            "box.lan:1",
+        ] {
+            assert!(hosts.allows(host), "{host}");
+        }
+        for host in [
+            "evil.example",
+            "localhost.evil.example:80",
+            "[::2]:80",
+            "",
+            "::1",
+        ] {
+            assert!(!hosts.allows(host), "{host}");
+        }
+        let any = AllowedHosts::new("0.0.0.0".parse().unwrap(), &["*".into()]);
+        assert!(any.allows("evil.example"));
+        let v6 = AllowedHosts::new("::1".parse().unwrap(), &[]);
+        assert!(v6.allows("[::1]:8080") && !v6.allows("0.0.0.0"));
+    }
 }

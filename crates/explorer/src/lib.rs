@@ -33,7 +33,7 @@ use breakthrough_solver::{solve, Limits, SolveOptions};
 
 use crate::answers::Answers;
 use crate::api::{BoardResult, ResultsAnswer};
-use crate::http::{Explorer, Finished};
+use crate::http::{AllowedHosts, Explorer, Finished};
 use crate::proofs::Proofs;
 use crate::solving::{answers_of, Pool, PoolSettings};
 use crate::store::Store;
@@ -52,12 +52,22 @@ pub struct ServeConfig {
     /// The certificate of the proof browser (`/api/v1/proof`): a file, verified at
     /// start-up, or a campaign's directory.
     pub proof: Option<PathBuf>,
+    /// Host names a request may be addressed to besides `localhost`, the loopback
+    /// addresses and `addr`'s (`*`: any).
+    pub allow_hosts: Vec<String>,
+    /// How long a connection may take to send a request's head, and may stay idle
+    /// between requests.
+    pub head_timeout: Duration,
 }
+
+/// How long the server waits, once told to stop, for the requests in flight to be
+/// answered; then it closes every connection.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(2);
 
 /// The explorer's state for `config`: the store opened (or refused) and the pool
 /// started.
 pub fn explorer(config: &ServeConfig) -> anyhow::Result<Arc<Explorer>> {
-    let store = Arc::new(Store::open(&config.store)?);
+    // What can be refused is read before the store's directory is created.
     let results = match &config.results {
         Some(dir) => read_results(dir)?,
         None => ResultsAnswer {
@@ -65,6 +75,7 @@ pub fn explorer(config: &ServeConfig) -> anyhow::Result<Arc<Explorer>> {
         },
     };
     let proofs = config.proof.as_deref().map(Proofs::load).transpose()?;
+    let store = Arc::new(Store::open(&config.store)?);
     let pool = Pool::start(config.pool.clone(), Arc::clone(&store))
         .context("cannot start the solver threads")?;
     Ok(Arc::new(Explorer {
@@ -72,36 +83,90 @@ pub fn explorer(config: &ServeConfig) -> anyhow::Result<Arc<Explorer>> {
         results,
         proofs,
         finished: Finished::default(),
+        hosts: AllowedHosts::new(config.addr.ip(), &config.allow_hosts),
     }))
 }
 
 /// Serves until Ctrl-C or SIGTERM, then stops the solves and returns with the store
-/// intact; `ready` hears the address once the server listens.
+/// intact, within [`SHUTDOWN_GRACE`] and a little more whatever the connections
+/// are doing; `ready` hears the address once the server listens.
 pub fn serve(config: &ServeConfig, ready: impl FnOnce(SocketAddr)) -> anyhow::Result<()> {
     let explorer = explorer(config)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("cannot start the server's runtime")?;
-    let served = runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(config.addr)
-            .await
-            .with_context(|| format!("cannot listen on {}", config.addr))?;
-        ready(listener.local_addr()?);
-        // Every request ends: the answer's own budget, and a margin for the rest.
-        let app = http::router(Arc::clone(&explorer)).layer(
-            tower_http::timeout::TimeoutLayer::with_status_code(
-                axum::http::StatusCode::SERVICE_UNAVAILABLE,
-                config.move_time * 2 + Duration::from_secs(10),
-            ),
-        );
-        axum::serve(listener, app)
-            .with_graceful_shutdown(stop_signal())
-            .await
-            .context("the server failed")
-    });
+    let served = runtime.block_on(listen(config, &explorer, ready));
     explorer.answers.shutdown();
+    // A proof part still being read is not waited for.
+    runtime.shutdown_timeout(Duration::from_millis(500));
     served
+}
+
+/// Accepts connections until Ctrl-C or SIGTERM, each with a time limit on reading
+/// a request's head (and on staying idle), then closes them all.
+async fn listen(
+    config: &ServeConfig,
+    explorer: &Arc<Explorer>,
+    ready: impl FnOnce(SocketAddr),
+) -> anyhow::Result<()> {
+    let listener = tokio::net::TcpListener::bind(config.addr)
+        .await
+        .with_context(|| format!("cannot listen on {}", config.addr))?;
+    ready(listener.local_addr()?);
+    // Every request ends: the answer's own budget, and a margin for the rest.
+    let app = http::router(Arc::clone(explorer)).layer(
+        tower_http::timeout::TimeoutLayer::with_status_code(
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            config.move_time * 2 + Duration::from_secs(10),
+        ),
+    );
+    let service = hyper_util::service::TowerToHyperService::new(app);
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(config.head_timeout);
+    let (stopping, stop) = tokio::sync::watch::channel(());
+    let mut connections = tokio::task::JoinSet::new();
+    let signal = stop_signal();
+    tokio::pin!(signal);
+    loop {
+        tokio::select! {
+            () = &mut signal => break,
+            accepted = listener.accept() => {
+                let Ok((stream, _)) = accepted else {
+                    // Out of file descriptors, say: wait a little, neither spin nor stop.
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                };
+                let connection = http.serve_connection(
+                    hyper_util::rt::TokioIo::new(stream),
+                    service.clone(),
+                );
+                let mut stop = stop.clone();
+                connections.spawn(async move {
+                    tokio::pin!(connection);
+                    tokio::select! {
+                        _ = connection.as_mut() => {}
+                        _ = stop.changed() => {
+                            connection.as_mut().graceful_shutdown();
+                            let _ = connection.await;
+                        }
+                    }
+                });
+            }
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
+        }
+    }
+    drop(listener);
+    // Requests waiting for a solve hear at once that it stopped.
+    explorer.answers.stop();
+    stopping.send_replace(());
+    let _ = tokio::time::timeout(SHUTDOWN_GRACE, async {
+        while connections.join_next().await.is_some() {}
+    })
+    .await;
+    connections.abort_all();
+    Ok(())
 }
 
 /// Ctrl-C or SIGTERM.

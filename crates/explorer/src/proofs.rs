@@ -20,6 +20,69 @@ use serde::{Deserialize, Serialize};
 use crate::answers::side;
 use breakthrough_result::Side;
 
+/// The largest file of a campaign's directory the browser reads, in bytes (a 6x6
+/// campaign's largest part is under 3 MB).
+pub const MAX_PART_BYTES: u64 = 256 << 20;
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The bytes of `file` (relative, each component a plain name) inside `dir`: only
+/// a regular file reached without a symbolic link, of at most [`MAX_PART_BYTES`].
+/// Errors name the file relative to `dir`.
+fn read_inside(dir: &Path, file: &str) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let refuse = |why: &str| format!("{file}: {why}");
+    let mut path = dir.to_path_buf();
+    for component in Path::new(file).components() {
+        let std::path::Component::Normal(name) = component else {
+            return Err(refuse("not a file inside the directory"));
+        };
+        path.push(name);
+        let meta = std::fs::symlink_metadata(&path).map_err(|err| refuse(&err.to_string()))?;
+        if meta.file_type().is_symlink() {
+            return Err(refuse("a symbolic link is not followed"));
+        }
+    }
+    let before = std::fs::symlink_metadata(&path).map_err(|err| refuse(&err.to_string()))?;
+    if !before.is_file() {
+        return Err(refuse("not a regular file"));
+    }
+    if before.len() > MAX_PART_BYTES {
+        return Err(refuse(&format!(
+            "{} bytes; the browser reads at most {MAX_PART_BYTES}",
+            before.len()
+        )));
+    }
+    let opened = std::fs::File::open(&path).map_err(|err| refuse(&err.to_string()))?;
+    // The file opened is the one looked at (not swapped for another meanwhile).
+    let now = opened.metadata().map_err(|err| refuse(&err.to_string()))?;
+    if !now.is_file() || !same_file(&before, &now) {
+        return Err(refuse("changed while it was opened"));
+    }
+    let mut bytes = Vec::new();
+    opened
+        .take(MAX_PART_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|err| refuse(&err.to_string()))?;
+    if bytes.len() as u64 > MAX_PART_BYTES {
+        return Err(refuse("grew past the bound while it was read"));
+    }
+    Ok(bytes)
+}
+
+#[cfg(unix)]
+fn same_file(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
+    true
+}
+
 /// A loaded certificate.
 #[derive(Debug)]
 pub struct Proofs {
@@ -148,6 +211,12 @@ impl Proofs {
         if path.is_dir() {
             return Self::load_directory(path, name);
         }
+        if !path.is_file() {
+            anyhow::bail!(
+                "{} is neither a certificate file nor a campaign's directory",
+                path.display()
+            );
+        }
         let bytes =
             std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
         verify_file(&bytes)
@@ -171,9 +240,10 @@ impl Proofs {
 
     fn load_directory(dir: &Path, name: String) -> anyhow::Result<Proofs> {
         let path = dir.join(MANIFEST_FILE);
-        let text = std::fs::read_to_string(&path).with_context(|| {
-            format!("cannot read {} (a campaign's certificate)", path.display())
-        })?;
+        let text = read_inside(dir, MANIFEST_FILE)
+            .map_err(|why| anyhow::anyhow!("{why} (a campaign's certificate)"))?;
+        let text =
+            String::from_utf8(text).with_context(|| format!("{} is not text", path.display()))?;
         let manifest: Manifest = serde_json::from_str(&text)
             .with_context(|| format!("{} is not a campaign's manifest", path.display()))?;
         let files: Vec<String> = std::iter::once(manifest.top.clone())
@@ -230,15 +300,13 @@ impl Proofs {
         match &self.parts {
             Parts::File(parts) => Ok(Arc::clone(&parts[part])),
             Parts::Directory { dir, loaded, .. } => {
-                let mut loaded = loaded.lock().unwrap_or_else(|e| e.into_inner());
-                if let Some((index, outline)) = &*loaded {
+                if let Some((index, outline)) = &*lock(loaded) {
                     if *index == part {
                         return Ok(Arc::clone(outline));
                     }
                 }
-                let path = dir.join(&entry.file);
-                let bytes = std::fs::read(&path)
-                    .map_err(|err| format!("cannot read {}: {err}", path.display()))?;
+                // Read without the lock: a slow part holds up no other request.
+                let bytes = read_inside(dir, &entry.file)?;
                 let certificates =
                     read_parts(&bytes).map_err(|err| format!("{}: {err}", entry.file))?;
                 let [certificate] = &certificates[..] else {
@@ -247,7 +315,7 @@ impl Proofs {
                 let outline = Arc::new(
                     Outline::new(certificate).map_err(|err| format!("{}: {err}", entry.file))?,
                 );
-                *loaded = Some((part, Arc::clone(&outline)));
+                *lock(loaded) = Some((part, Arc::clone(&outline)));
                 Ok(outline)
             }
         }

@@ -30,6 +30,57 @@ pub enum StoreError {
     Unusable { path: PathBuf, why: String },
     #[error("the store {path} is damaged ({why}); move it away to start an empty one")]
     Damaged { path: PathBuf, why: String },
+    #[error(
+        "cannot read or write the store {path}: {why}; what it holds is intact (each solve \
+         is stored in one transaction): {hint}"
+    )]
+    Io {
+        path: PathBuf,
+        why: String,
+        hint: &'static str,
+    },
+}
+
+impl StoreError {
+    /// The failure without the store's path, for a client: the path is the
+    /// operator's business.
+    pub fn public_message(&self) -> String {
+        match self {
+            StoreError::Unusable { why, .. } => format!("the store cannot be used: {why}"),
+            StoreError::Damaged { why, .. } => {
+                format!("the store is damaged ({why}); the server's operator must replace it")
+            }
+            StoreError::Io { why, .. } => format!("the store cannot be read or written: {why}"),
+        }
+    }
+}
+
+/// The error for `err` on the store at `path`: a failure of the disk (a full one,
+/// say) is not a damaged store.
+fn storage_error(path: &Path, err: impl Into<redb::Error>) -> StoreError {
+    match err.into() {
+        redb::Error::Io(err) => {
+            let hint = if err.kind() == std::io::ErrorKind::StorageFull {
+                "the disk is full: free some space, then ask again"
+            } else {
+                "fix the disk or its permissions, then start the server again"
+            };
+            StoreError::Io {
+                path: path.to_path_buf(),
+                why: err.to_string(),
+                hint,
+            }
+        }
+        redb::Error::PreviousIo => StoreError::Io {
+            path: path.to_path_buf(),
+            why: "an earlier read or write failed".into(),
+            hint: "start the server again",
+        },
+        err => StoreError::Damaged {
+            path: path.to_path_buf(),
+            why: err.to_string(),
+        },
+    }
 }
 
 /// The open store.
@@ -46,14 +97,35 @@ impl std::fmt::Debug for Store {
 
 impl Store {
     /// Opens the store in `dir`, creating the directory and an empty store when
-    /// there is none; a file redb cannot read is refused as damaged.
+    /// there is none; a file redb cannot read is refused as damaged, and a store
+    /// that is not a regular file (a symbolic link, say) is refused.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
         let path = dir.join(STORE_FILE);
         let unusable = |why: String| StoreError::Unusable {
             path: path.clone(),
             why,
         };
-        std::fs::create_dir_all(dir).map_err(|err| unusable(err.to_string()))?;
+        if let Err(err) = std::fs::create_dir_all(dir) {
+            return Err(if dir.exists() && !dir.is_dir() {
+                unusable(format!(
+                    "{} is not a directory: give --store a directory (it is created when \
+                     missing)",
+                    dir.display()
+                ))
+            } else {
+                unusable(format!("cannot create {}: {err}", dir.display()))
+            });
+        }
+        match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                return Err(unusable(
+                    "it is a symbolic link; the store must be a regular file in its directory"
+                        .into(),
+                ))
+            }
+            Ok(meta) if !meta.is_file() => return Err(unusable("it is not a regular file".into())),
+            _ => {}
+        }
         let db = match Database::create(&path) {
             Ok(db) => db,
             Err(redb::DatabaseError::DatabaseAlreadyOpen) => {
@@ -61,23 +133,33 @@ impl Store {
                     "another process has it open (is another server running?)".into(),
                 ))
             }
-            Err(redb::DatabaseError::Storage(redb::StorageError::Io(err))) => {
-                return Err(unusable(err.to_string()))
-            }
-            Err(err) => {
+            // A file without redb's header (too short, or another kind of file) is
+            // not a store at all; the disk is fine.
+            Err(redb::DatabaseError::Storage(redb::StorageError::Io(err)))
+                if matches!(
+                    err.kind(),
+                    std::io::ErrorKind::UnexpectedEof | std::io::ErrorKind::InvalidData
+                ) =>
+            {
+                let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
                 return Err(StoreError::Damaged {
                     path,
-                    why: err.to_string(),
-                })
+                    why: format!("not a store: {err}; the file is {bytes} bytes"),
+                });
             }
+            Err(err) => return Err(storage_error(&path, err)),
         };
         let store = Store { db, path };
-        let tx = store.db.begin_write().map_err(|e| store.damaged(&e))?;
-        tx.open_table(ANSWERS).map_err(|e| store.damaged(&e))?;
-        tx.commit().map_err(|e| store.damaged(&e))?;
+        let tx = store.db.begin_write().map_err(|e| store.error(e))?;
+        tx.open_table(ANSWERS).map_err(|e| store.error(e))?;
+        tx.commit().map_err(|e| store.error(e))?;
         // Read every entry once: a damaged value is refused now, not mid-request.
         store.check()?;
         Ok(store)
+    }
+
+    fn error(&self, err: impl Into<redb::Error>) -> StoreError {
+        storage_error(&self.path, err)
     }
 
     fn damaged(&self, why: &dyn std::fmt::Display) -> StoreError {
@@ -87,6 +169,15 @@ impl Store {
         }
     }
 
+    /// The error for answers of `position` that contradict each other.
+    pub(crate) fn inconsistent(&self, position: &Position, why: String) -> StoreError {
+        let error = self.damaged(&format!(
+            "it holds answers that contradict each other at {position}: {why}"
+        ));
+        eprintln!("breakthrough serve: {error}");
+        error
+    }
+
     /// The store's file.
     pub fn path(&self) -> &Path {
         &self.path
@@ -94,12 +185,23 @@ impl Store {
 
     /// Refuses a store whose entries do not all decode.
     fn check(&self) -> Result<(), StoreError> {
-        let tx = self.db.begin_read().map_err(|e| self.damaged(&e))?;
-        let table = tx.open_table(ANSWERS).map_err(|e| self.damaged(&e))?;
-        for entry in redb::ReadableTable::iter(&table).map_err(|e| self.damaged(&e))? {
-            let (key, value) = entry.map_err(|e| self.damaged(&e))?;
-            if key.value().len() != KEY_BYTES || decode(value.value()).is_none() {
+        let tx = self.db.begin_read().map_err(|e| self.error(e))?;
+        let table = tx.open_table(ANSWERS).map_err(|e| self.error(e))?;
+        for entry in redb::ReadableTable::iter(&table).map_err(|e| self.error(e))? {
+            let (key, value) = entry.map_err(|e| self.error(e))?;
+            let key = key.value();
+            let Some(known) = decode(value.value()).filter(|_| key.len() == KEY_BYTES) else {
                 return Err(self.damaged(&"an entry that is not a position's answer"));
+            };
+            // The side that wins makes the last move: the side to move wins in an
+            // odd number of plies (0 plies only for a finished game, which the side
+            // to move has lost).
+            let mover_wins = (known.winner == Color::Black) == (key[KEY_BYTES - 1] == 1);
+            if mover_wins != (known.length % 2 == 1) {
+                return Err(self.damaged(&format!(
+                    "an entry whose length {} cannot be its winner's",
+                    known.length
+                )));
             }
         }
         Ok(())
@@ -107,9 +209,9 @@ impl Store {
 
     /// The number of positions stored.
     pub fn len(&self) -> Result<u64, StoreError> {
-        let tx = self.db.begin_read().map_err(|e| self.damaged(&e))?;
-        let table = tx.open_table(ANSWERS).map_err(|e| self.damaged(&e))?;
-        table.len().map_err(|e| self.damaged(&e))
+        let tx = self.db.begin_read().map_err(|e| self.error(e))?;
+        let table = tx.open_table(ANSWERS).map_err(|e| self.error(e))?;
+        table.len().map_err(|e| self.error(e))
     }
 
     /// Whether the store is empty.
@@ -119,14 +221,14 @@ impl Store {
 
     /// What the store knows of each position, in one read.
     pub fn get_all(&self, positions: &[Position]) -> Result<Vec<Option<Known>>, StoreError> {
-        let tx = self.db.begin_read().map_err(|e| self.damaged(&e))?;
-        let table = tx.open_table(ANSWERS).map_err(|e| self.damaged(&e))?;
+        let tx = self.db.begin_read().map_err(|e| self.error(e))?;
+        let table = tx.open_table(ANSWERS).map_err(|e| self.error(e))?;
         positions
             .iter()
             .map(|position| {
                 let found = table
                     .get(&key_bytes(position)[..])
-                    .map_err(|e| self.damaged(&e))?;
+                    .map_err(|e| self.error(e))?;
                 match found {
                     None => Ok(None),
                     Some(value) => decode(value.value())
@@ -139,16 +241,16 @@ impl Store {
 
     /// Stores the answers of one solve in one durable transaction.
     pub fn put_all(&self, answers: &[(Position, Known)]) -> Result<(), StoreError> {
-        let tx = self.db.begin_write().map_err(|e| self.damaged(&e))?;
+        let tx = self.db.begin_write().map_err(|e| self.error(e))?;
         {
-            let mut table = tx.open_table(ANSWERS).map_err(|e| self.damaged(&e))?;
+            let mut table = tx.open_table(ANSWERS).map_err(|e| self.error(e))?;
             for (position, known) in answers {
                 table
                     .insert(&key_bytes(position)[..], &encode(*known)[..])
-                    .map_err(|e| self.damaged(&e))?;
+                    .map_err(|e| self.error(e))?;
             }
         }
-        tx.commit().map_err(|e| self.damaged(&e))
+        tx.commit().map_err(|e| self.error(e))
     }
 }
 
@@ -190,4 +292,22 @@ fn decode(bytes: &[u8]) -> Option<Known> {
         winner,
         length: u32::from_le_bytes(bytes[1..].try_into().ok()?),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_disk_is_not_a_damaged_store() {
+        let full = std::io::Error::from(std::io::ErrorKind::StorageFull);
+        let err = storage_error(Path::new("s/explorer.redb"), redb::StorageError::Io(full));
+        let message = err.to_string();
+        assert!(matches!(err, StoreError::Io { .. }), "{message}");
+        assert!(message.contains("the disk is full"), "{message}");
+        assert!(!message.contains("damaged"), "{message}");
+        let corrupted = redb::StorageError::Corrupted("bad page".into());
+        let err = storage_error(Path::new("s/explorer.redb"), corrupted);
+        assert!(matches!(err, StoreError::Damaged { .. }), "{err}");
+    }
 }

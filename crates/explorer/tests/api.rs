@@ -43,15 +43,22 @@ fn config(store: &Path, move_time: Duration) -> ServeConfig {
             queue: 8,
             table_mb: 16,
             solve_limit: Duration::from_secs(300),
+            slice: Duration::from_secs(300),
+            retry_after: Duration::from_secs(600),
         },
         move_time,
         results: Some(concat!(env!("CARGO_MANIFEST_DIR"), "/../../results").into()),
         proof: Some(concat!(env!("CARGO_MANIFEST_DIR"), "/../../results/4x5.cert").into()),
+        allow_hosts: Vec::new(),
+        head_timeout: Duration::from_secs(10),
     }
 }
 
 async fn get(explorer: &Arc<Explorer>, uri: &str) -> (StatusCode, serde_json::Value) {
-    let request = Request::get(uri).body(Body::empty()).unwrap();
+    let request = Request::get(uri)
+        .header("host", "localhost:8080")
+        .body(Body::empty())
+        .unwrap();
     let response = router(Arc::clone(explorer)).oneshot(request).await.unwrap();
     let status = response.status();
     let bytes = response.into_body().collect().await.unwrap().to_bytes();

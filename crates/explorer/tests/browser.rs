@@ -44,10 +44,14 @@ async fn start_server(board: &str, board_store: &std::path::Path) -> SocketAddr 
             queue: 16,
             table_mb: 64,
             solve_limit: Duration::from_secs(600),
+            slice: Duration::from_secs(600),
+            retry_after: Duration::from_secs(600),
         },
         move_time: Duration::from_secs(30),
         results: Some(results.into()),
         proof: Some(format!("{results}/{board}.cert").into()),
+        allow_hosts: Vec::new(),
+        head_timeout: Duration::from_secs(10),
     };
     let explorer = explorer(&config).expect("the explorer starts");
     let listener = tokio::net::TcpListener::bind(config.addr).await.unwrap();

@@ -26,8 +26,13 @@ use clap::Args;
 /// completed solve; a position not stored is solved on demand by a pool of solver
 /// threads, and a request waits for it at most --move-time seconds: an answer not
 /// ready by then comes back "unknown" and goes on solving in the background (up to
-/// --solve-limit), so asking again later finds it. Ctrl-C or SIGTERM stops the
-/// server; the store stays intact.
+/// --solve-limit), so asking again later finds it. While positions wait for a
+/// solver thread, a solve that has run --slice seconds gives its thread up to them
+/// (first one no request waits for any more); a position whose solve gave up is
+/// answered "hard" and not solved again for --retry-after seconds. Requests must be
+/// addressed to this machine (Host: localhost, 127.0.0.1, [::1] or the --addr
+/// address; --allow-host adds names). Ctrl-C or SIGTERM stops the server within a
+/// few seconds, whatever the connections are doing; the store stays intact.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
     /// The address to listen on; only this machine can connect unless you give
@@ -55,10 +60,32 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 600.0, value_name = "S")]
     pub solve_limit: f64,
 
-    /// Positions that may wait for a solver thread; beyond, requests answer
-    /// "unknown" with `busy`.
+    /// Positions that may wait for a solver thread; beyond, the oldest that no
+    /// request waits for makes room, and when every one has a request waiting,
+    /// requests answer "unknown" with `busy`.
     #[arg(long, default_value_t = 64, value_name = "N")]
     pub queue: usize,
+
+    /// How long a solve runs before it gives its thread up to positions waiting
+    /// for one, in seconds.
+    #[arg(long, default_value_t = 1.0, value_name = "S")]
+    pub slice: f64,
+
+    /// How long a position whose solve gave up (at --slice or --solve-limit) is
+    /// answered "hard" instead of being solved again, in seconds.
+    #[arg(long, default_value_t = 600.0, value_name = "S")]
+    pub retry_after: f64,
+
+    /// How long a connection may take to send a request's head, and may stay idle
+    /// between requests, in seconds.
+    #[arg(long, default_value_t = 10.0, value_name = "S")]
+    pub head_timeout: f64,
+
+    /// Another host name that requests may be addressed to (the Host header), for
+    /// a server reached by a name or another address; `*` accepts any (only on a
+    /// network you trust). May be given more than once.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    pub allow_hosts: Vec<String>,
 
     /// The results directory behind /api/v1/results and the page's table.
     #[arg(long, default_value = "results", value_name = "DIR")]
@@ -99,6 +126,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
     }
     let move_time = seconds("--move-time", args.move_time)?;
     let solve_limit = seconds("--solve-limit", args.solve_limit)?;
+    let slice = seconds("--slice", args.slice)?;
+    let retry_after = seconds("--retry-after", args.retry_after)?;
+    let head_timeout = seconds("--head-timeout", args.head_timeout)?;
     if let Some(board) = args.prepare {
         return run_prepare(&args, board, threads);
     }
@@ -119,10 +149,14 @@ pub fn run(args: ServeArgs) -> anyhow::Result<ExitCode> {
             queue: args.queue,
             table_mb: args.tt_mb,
             solve_limit,
+            slice,
+            retry_after,
         },
         move_time,
         results,
         proof: args.proof.clone(),
+        allow_hosts: args.allow_hosts.clone(),
+        head_timeout,
     };
     serve(&config, |addr| {
         eprintln!(

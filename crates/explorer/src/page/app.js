@@ -76,6 +76,9 @@ function describe(answer) {
   if (!answer.winner) {
     if (answer.solving) return `${toMove} to move. Solving…`;
     if (answer.busy) return `${toMove} to move. The solver is busy; try again shortly.`;
+    if (answer.hard) {
+      return `${toMove} to move. Unknown: too hard to solve here for now (tried again in ${answer.retry_after} s).`;
+    }
     return `${toMove} to move. Unknown (the solve stopped at its limit).`;
   }
   const winner = answer.winner === "white" ? "White" : "Black";
