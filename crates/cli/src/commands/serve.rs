@@ -60,9 +60,9 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 600.0, value_name = "S")]
     pub solve_limit: f64,
 
-    /// Positions that may wait for a solver thread; beyond, the oldest that no
-    /// request waits for makes room, and when every one has a request waiting,
-    /// requests answer "unknown" with `busy`.
+    /// Positions that may wait for a solver thread; beyond, the oldest (one that
+    /// no request waits for any more, if there is one) makes room, and its request
+    /// answers "unknown" with `busy`.
     #[arg(long, default_value_t = 64, value_name = "N")]
     pub queue: usize,
 
