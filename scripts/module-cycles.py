@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Finds modules that import each other, directly or in a longer circle.
 
-For every crate under crates/, each source file is a module (inline modules such
-as `mod tests { ... }` count as part of their file's). An import is any path that
+For every crate under crates/ and each of its targets (the library, the binary of
+src/main.rs, those of src/bin/), each source file is a module (inline modules such
+as `mod tests { ... }` count as part of their file's); a module behind a feature
+(`#[cfg(feature = "mpi")] mod x;`) counts too. An import is any path that
 names another module of the same crate: `use crate::...`, `use super::...`,
 `use self::...`, a child module by name, and the same paths written inline in
 code (`crate::table::prefetch(...)`). A path to an item goes to the module that
@@ -75,16 +77,15 @@ def inline_bodies(code):
 
 
 class Crate:
-    def __init__(self, src):
+    def __init__(self, root):
         self.modules = {}  # module path (tuple) -> stripped code
-        root = src / "lib.rs" if (src / "lib.rs").exists() else src / "main.rs"
         self.load((), root)
 
     def load(self, module, path):
         code = strip(path.read_text())
         self.modules[module] = code
-        directory = path.parent if path.name in ("lib.rs", "main.rs", "mod.rs") \
-            else path.parent / path.stem
+        is_root = not module or path.name == "mod.rs"
+        directory = path.parent if is_root else path.parent / path.stem
         for name in MOD_DECL.findall(code):
             for child in (directory / f"{name}.rs", directory / name / "mod.rs"):
                 if child.exists():
@@ -208,9 +209,16 @@ def main():
     args = [arg for arg in sys.argv[1:] if arg != "--edges"]
     root = pathlib.Path(args[0] if args else ".")
     bad = 0
+    targets = []
     for src in sorted(root.glob("crates/*/src")):
-        crate = src.parent.name
-        graph = Crate(src).edges()
+        package = src.parent.name
+        if (src / "lib.rs").exists():
+            targets.append((package, src / "lib.rs"))
+        if (src / "main.rs").exists():
+            targets.append((f"{package} (binary)", src / "main.rs"))
+        targets += [(f"{package} (binary {b.stem})", b) for b in sorted(src.glob("bin/*.rs"))]
+    for crate, target in targets:
+        graph = Crate(target).edges()
         if "--edges" in sys.argv:
             for module in sorted(graph):
                 targets = ", ".join(name(crate, t) for t in sorted(graph[module]))

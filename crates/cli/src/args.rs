@@ -4,7 +4,7 @@ use anyhow::Context;
 use breakthrough_engine::{Board, Position};
 use clap::Args;
 
-use crate::InputError;
+use breakthrough_cli::InputError;
 
 /// A board and a position on it.
 #[derive(Debug, Args)]

@@ -39,6 +39,15 @@ pub mod text;
 #[error(transparent)]
 pub struct InputError(#[from] pub anyhow::Error);
 
+/// A campaign's error as the command line reports it: bad input exits 2.
+pub fn campaign_error(err: breakthrough_campaign::CampaignError) -> anyhow::Error {
+    if err.is_input() {
+        InputError(anyhow::Error::new(err)).into()
+    } else {
+        anyhow::Error::new(err)
+    }
+}
+
 /// Writes `bytes` to `path` through a temporary file beside it, so that the file is
 /// either the old one or the whole new one, never half written.
 pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {

@@ -27,7 +27,8 @@ use clap::{Args, Subcommand};
 use super::campaign_progress;
 use super::solve::{outcome, proof_number, verdict_text};
 use crate::args::PositionArgs;
-use crate::{progress, system, InputError};
+use crate::progress;
+use breakthrough_cli::{campaign_error, system, InputError};
 
 /// Long solves kept in a directory: stop them (Ctrl-C, SIGTERM, --time-limit, even
 /// kill -9) and the same command continues them. For boards whose solve takes longer
@@ -184,15 +185,6 @@ pub fn run(command: CampaignCommand) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// A campaign error as the command line reports it: bad input exits 2.
-pub(super) fn reported(err: CampaignError) -> anyhow::Error {
-    if err.is_input() {
-        InputError(anyhow::Error::new(err)).into()
-    } else {
-        anyhow::Error::new(err)
-    }
-}
-
 fn seconds_arg(flag: &str, secs: f64) -> Result<Duration, InputError> {
     if !(secs.is_finite() && secs > 0.0) {
         return Err(InputError(anyhow::anyhow!(
@@ -265,7 +257,13 @@ fn run_campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         ))
         .into()),
         #[cfg(feature = "mpi")]
-        Some(ranks) => super::campaign_mpi::run(&args, &position, &spec, options, ranks),
+        Some(ranks) => super::campaign_mpi::run(
+            &args.dir,
+            &spec,
+            options,
+            ranks,
+            |campaign, options, runner| drive(&args, &position, campaign, options, runner),
+        ),
         #[cfg(not(feature = "mpi"))]
         Some(ranks) if ranks != 1 => Err(InputError(anyhow::anyhow!(
             "started by an MPI launcher ({ranks} ranks), but this binary was built without MPI: \
@@ -273,7 +271,7 @@ fn run_campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         ))
         .into()),
         _ => {
-            let campaign = Campaign::open(&args.dir, &spec).map_err(reported)?;
+            let campaign = Campaign::open(&args.dir, &spec).map_err(campaign_error)?;
             drive(
                 &args,
                 &position,
@@ -287,7 +285,7 @@ fn run_campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
 
 /// The master's side of a run, local or over MPI: a solved campaign's answer, or
 /// the run (`runner`) with its progress and its result written.
-pub(super) fn drive(
+fn drive(
     args: &RunArgs,
     position: &Position,
     mut campaign: Campaign,
@@ -312,7 +310,7 @@ pub(super) fn drive(
         last = Some(f.clone());
         bar.set_message(progress_message(f));
     })
-    .map_err(reported)?;
+    .map_err(campaign_error)?;
     bar.finish_and_clear();
     if let Some(f) = &last {
         print_run_figures(f, &campaign);
@@ -616,17 +614,19 @@ fn result_json(
 }
 
 fn status(args: StatusArgs) -> anyhow::Result<ExitCode> {
-    let spec = Spec::read(&args.dir).map_err(reported)?.ok_or_else(|| {
-        InputError(anyhow::anyhow!(
-            "{}: no campaign here (no campaign.json)",
-            args.dir.display()
-        ))
-    })?;
+    let spec = Spec::read(&args.dir)
+        .map_err(campaign_error)?
+        .ok_or_else(|| {
+            InputError(anyhow::anyhow!(
+                "{}: no campaign here (no campaign.json)",
+                args.dir.display()
+            ))
+        })?;
     let position = spec
         .position()
         .map_err(|why| InputError(anyhow::anyhow!(why)))?;
     let checkpoint = Checkpoint::read(&args.dir, position.board())
-        .map_err(reported)?
+        .map_err(campaign_error)?
         .ok_or_else(|| {
             InputError(anyhow::anyhow!(
                 "{}: the campaign has no checkpoint yet",
@@ -692,7 +692,7 @@ fn print_restores(checkpoint: &Checkpoint, runs: usize) {
 }
 
 fn snapshot(args: SnapshotArgs) -> anyhow::Result<ExitCode> {
-    let snapshot = Snapshot::of(&args.dir).map_err(reported)?;
+    let snapshot = Snapshot::of(&args.dir).map_err(campaign_error)?;
     // A snapshot kept in the campaign's own directory could replace one of its
     // files, and goes wherever the directory goes.
     let folder = match args.file.parent() {
@@ -708,7 +708,7 @@ fn snapshot(args: SnapshotArgs) -> anyhow::Result<ExitCode> {
             .into());
         }
     }
-    let bytes = snapshot.write(&args.file).map_err(reported)?;
+    let bytes = snapshot.write(&args.file).map_err(campaign_error)?;
     let checkpoint = &snapshot.checkpoint;
     let (seconds, nodes, _) = checkpoint.totals();
     let (_, _, _, solved) = checkpoint.dag.counts();
@@ -725,9 +725,9 @@ fn snapshot(args: SnapshotArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn restore_campaign(args: RestoreArgs) -> anyhow::Result<ExitCode> {
-    let snapshot = Snapshot::read(&args.file).map_err(reported)?;
+    let snapshot = Snapshot::read(&args.file).map_err(campaign_error)?;
     let spec = snapshot.spec.clone();
-    let checkpoint = restore(snapshot, &args.dir).map_err(reported)?;
+    let checkpoint = restore(snapshot, &args.dir).map_err(campaign_error)?;
     let reopened = checkpoint.restores.last().map_or(0, |r| r.reopened);
     outln!(
         "restored   {} from {}: {} runs, DAG of {} nodes, {reopened} solved leaves opened again",

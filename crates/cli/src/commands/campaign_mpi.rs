@@ -1,6 +1,7 @@
 //! `mpirun -n N breakthrough campaign run ...` (the `mpi` feature): rank 0 is the
 //! campaign's master, every other rank a worker (see `breakthrough_campaign::mpi`).
 
+use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
@@ -8,18 +9,27 @@ use anyhow::Context as _;
 use breakthrough_campaign::mpi::{
     initialize, serve, Communicator as _, MpiMaster, SimpleCommunicator,
 };
-use breakthrough_campaign::{Campaign, RunOptions, Spec};
-use breakthrough_engine::Position;
+use breakthrough_campaign::{Campaign, CampaignError, Figures, RunOptions, RunOutcome, Spec};
+use breakthrough_cli::{campaign_error as reported, InputError};
 
-use super::campaign::{drive, reported, RunArgs};
-use crate::InputError;
+/// How a run goes: over MPI, or in this process.
+pub type Runner<'a> = Box<
+    dyn FnOnce(
+            &mut Campaign,
+            &RunOptions,
+            &mut dyn FnMut(&Figures),
+        ) -> Result<RunOutcome, CampaignError>
+        + 'a,
+>;
 
+/// Runs the campaign in `dir` on this rank: a worker's part, or the master's, which
+/// `drive` carries out (the command line's progress and results) with a runner.
 pub fn run(
-    args: &RunArgs,
-    position: &Position,
+    dir: &Path,
     spec: &Spec,
     mut options: RunOptions,
     launched_ranks: usize,
+    drive: impl FnOnce(Campaign, RunOptions, Runner<'_>) -> anyhow::Result<ExitCode>,
 ) -> anyhow::Result<ExitCode> {
     let universe = initialize().map_err(reported)?;
     let world = universe.world();
@@ -42,13 +52,11 @@ pub fn run(
     }
     if world.size() == 1 {
         // One rank: the master and its worker threads in this process, as without MPI.
-        let campaign = Campaign::open(&args.dir, spec).map_err(reported)?;
+        let campaign = Campaign::open(dir, spec).map_err(reported)?;
         return drive(
-            args,
-            position,
             campaign,
             options,
-            |campaign, options, observer| campaign.run(options, observer),
+            Box::new(|campaign, options, observer| campaign.run(options, observer)),
         );
     }
     let mut master = match MpiMaster::connect(&world) {
@@ -57,7 +65,7 @@ pub fn run(
         Err(err) => abort(&world, reported(err)),
     };
     // Dropped on an error before the first job, the master tells the workers to end.
-    let campaign = Campaign::open(&args.dir, spec).map_err(reported)?;
+    let campaign = Campaign::open(dir, spec).map_err(reported)?;
     let (ranks, threads, table_mb) = master.size();
     options.threads = threads;
     options.table_mb = table_mb as usize;
@@ -66,14 +74,12 @@ pub fn run(
     );
     let started = std::time::Instant::now();
     let result = drive(
-        args,
-        position,
         campaign,
         options,
-        |campaign, options, observer| {
+        Box::new(|campaign, options, observer| {
             master.begin(&campaign.worker_settings(options));
             campaign.run_over(&mut master, options, observer)
-        },
+        }),
     );
     master.quit();
     let seconds = started.elapsed().as_secs_f64().max(1e-9);

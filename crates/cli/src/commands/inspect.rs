@@ -9,7 +9,7 @@ use breakthrough_result::{LineKind, Outcome, ProofSummary, SolveResult};
 use clap::Args;
 
 use crate::commands::verify::{check, print_parts};
-use crate::InputError;
+use breakthrough_cli::InputError;
 
 /// Show a result written by `solve --out`: the verdict, every root move with its
 /// outcome, the main line as diagrams, and the search's figures.

@@ -25,7 +25,8 @@ use breakthrough_solver::{
 use clap::{Args, ValueEnum};
 
 use crate::args::PositionArgs;
-use crate::{progress, system, InputError};
+use crate::progress;
+use breakthrough_cli::{system, InputError};
 
 /// Prove who wins a position with best play (the start position by default).
 ///
