@@ -88,6 +88,19 @@ fn get_as(addr: &str, path: &str, host: &str) -> (u16, String, String) {
     (status, head.to_string(), body.to_string())
 }
 
+/// The error of a server that refuses to start on `store` (exit 1).
+fn refused(store: &Path, more: &[&str]) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_breakthrough"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--store"])
+        .arg(store)
+        .args(more)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    err
+}
+
 fn stop(mut server: Server) -> String {
     let child = &mut server.0;
     let status = Command::new("kill")
@@ -428,13 +441,7 @@ fn the_proof_browser_stays_inside_its_directory() {
     std::fs::create_dir_all(&linked).unwrap();
     let target = scratch.join("elsewhere.redb");
     std::os::unix::fs::symlink(&target, linked.join("explorer.redb")).unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_breakthrough"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--store"])
-        .arg(&linked)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{err}");
+    let err = refused(&linked, &[]);
     assert!(err.contains("symbolic link"), "{err}");
     assert!(!target.exists());
     let _ = std::fs::remove_dir_all(&scratch);
@@ -477,13 +484,7 @@ fn answers_that_contradict_each_other_are_reported_not_served() {
         .unwrap()
         .put_all(&[(start_position, impossible)])
         .unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_breakthrough"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--store"])
-        .arg(&store)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{err}");
+    let err = refused(&store, &[]);
     assert!(err.contains("damaged"), "{err}");
     let _ = std::fs::remove_dir_all(&store);
 }
@@ -517,29 +518,18 @@ fn requests_for_another_host_are_refused() {
 
 #[test]
 fn start_up_errors_say_what_happened_and_what_to_do() {
-    let bin = env!("CARGO_BIN_EXE_breakthrough");
     let scratch = scratch("start-up");
     std::fs::create_dir_all(&scratch).unwrap();
-    let serve = |store: &Path, more: &[&str]| {
-        let output = Command::new(bin)
-            .args(["serve", "--addr", "127.0.0.1:0", "--store"])
-            .arg(store)
-            .args(more)
-            .output()
-            .unwrap();
-        assert_eq!(output.status.code(), Some(1));
-        String::from_utf8_lossy(&output.stderr).into_owned()
-    };
     // A store path that is a file.
     let file = scratch.join("a-file");
     std::fs::write(&file, "not a directory").unwrap();
-    let err = serve(&file, &[]);
+    let err = refused(&file, &[]);
     assert!(err.contains("is not a directory"), "{err}");
     // A store too short to be one.
     let short = scratch.join("short");
     std::fs::create_dir_all(&short).unwrap();
     std::fs::write(short.join("explorer.redb"), [0u8; 100]).unwrap();
-    let err = serve(&short, &[]);
+    let err = refused(&short, &[]);
     assert!(
         err.contains("damaged") && err.contains("100 bytes"),
         "{err}"
@@ -548,7 +538,7 @@ fn start_up_errors_say_what_happened_and_what_to_do() {
     // A --proof that fails leaves no store directory behind.
     let unmade = scratch.join("unmade");
     let missing = scratch.join("missing.cert");
-    let err = serve(&unmade, &["--proof", missing.to_str().unwrap()]);
+    let err = refused(&unmade, &["--proof", missing.to_str().unwrap()]);
     assert!(err.contains("missing.cert"), "{err}");
     assert!(!unmade.exists());
     let _ = std::fs::remove_dir_all(&scratch);
