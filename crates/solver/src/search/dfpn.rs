@@ -38,12 +38,27 @@ struct Child {
     step: Step,
     /// The child's numbers as this frame last saw them: from the table, its first
     /// evaluation, or its own search. Later iterations use them instead of probing
-    /// the table again (see [`Dfpn::mid`]); when the table has evicted the child,
-    /// they keep the search from taking it for a fresh leaf and redoing its work.
+    /// the table again (see [`Dfpn::search_children`]); when the table has evicted
+    /// the child, they keep the search from taking it for a fresh leaf and redoing
+    /// its work.
     known: Option<(Pn, Pn)>,
     /// The nodes its last search took (from its table entry, or this frame's
     /// search of it): 0 when it has never been expanded.
     work: u64,
+}
+
+impl Child {
+    /// What the child has been through, as the nodes of its last search say.
+    #[inline]
+    fn seen(&self) -> Seen {
+        if self.work > 0 {
+            Seen::Expanded {
+                descended: self.work > 1,
+            }
+        } else {
+            Seen::AsLeaf
+        }
+    }
 }
 
 /// What a position entered by [`Dfpn::mid`] has been through already, and so which
@@ -175,6 +190,93 @@ impl Default for Steer {
             index: 0,
             numbers: (Pn::INF, Pn::INF),
         }
+    }
+}
+
+impl Steer {
+    /// Takes in child `index`, whose `delta` looks like `seen` to this thread, with
+    /// its real `numbers`.
+    #[inline]
+    fn add(&mut self, index: usize, seen: Pn, numbers: (Pn, Pn)) {
+        if seen < self.least {
+            *self = Steer {
+                least: seen,
+                second: self.least,
+                index,
+                numbers,
+            };
+        } else if seen < self.second {
+            self.second = seen;
+        }
+    }
+}
+
+/// A position's numbers as [`Dfpn::gather`] sums them up from its children's, with
+/// the child to descend into.
+struct Gathered {
+    /// The least `delta` of a child.
+    phi: Pn,
+    /// The sum of the children's `phi`.
+    delta: Pn,
+    /// The second least `delta` of a child.
+    second: Pn,
+    /// The first child of least `delta`, and its `phi`.
+    best: usize,
+    best_phi: Pn,
+    /// The same choice with other threads' subtrees made to look harder.
+    steer: Steer,
+}
+
+impl Default for Gathered {
+    fn default() -> Self {
+        Gathered {
+            phi: Pn::INF,
+            delta: Pn::ZERO,
+            second: Pn::INF,
+            best: 0,
+            best_phi: Pn::ZERO,
+            steer: Steer::default(),
+        }
+    }
+}
+
+impl Gathered {
+    /// Takes in child `index` with its numbers.
+    #[inline]
+    fn add(&mut self, index: usize, (phi, delta): (Pn, Pn)) {
+        if delta < self.phi {
+            self.second = self.phi;
+            self.phi = delta;
+            self.best = index;
+            self.best_phi = phi;
+        } else if delta < self.second {
+            self.second = delta;
+        }
+        self.delta = self.delta + phi;
+    }
+
+    /// The child to search next and its thresholds (`phi`, `delta`), in a position
+    /// searched to `th_phi` and `th_delta`.
+    #[inline]
+    fn descent(
+        &self,
+        th_phi: Pn,
+        th_delta: Pn,
+        steering: bool,
+        inverse_epsilon: u32,
+    ) -> (usize, Pn, Pn) {
+        // Steer away from other threads' subtrees, unless the child that leaves is
+        // already over our threshold (then descending there would be no progress).
+        let (best, second, best_phi) = if steering && self.steer.numbers.1 < th_phi {
+            (self.steer.index, self.steer.second, self.steer.numbers.0)
+        } else {
+            (self.best, self.second, self.best_phi)
+        };
+        // The best child may spend our delta margin, and run until its delta passes
+        // the second best's by the epsilon factor.
+        let child_th_phi = th_delta.minus(self.delta.minus(best_phi));
+        let child_th_delta = th_phi.min(second.grow(inverse_epsilon));
+        (best, child_th_phi, child_th_delta)
     }
 }
 
@@ -455,13 +557,8 @@ impl<'a> Dfpn<'a> {
     /// `seen`: what the position has been through; the race search, the costly part
     /// of the rules, is run once for each length (see [`Seen`]).
     ///
-    /// The children's numbers are read from the table once, when the position is
-    /// entered; later iterations of the loop keep them in the frame and update only
-    /// the child just searched, whose new numbers its search returns. That saves a
-    /// probe (a likely cache miss) per child and iteration; a sibling that a
-    /// transposition or another thread changed meanwhile is seen the next time the
-    /// position is entered. Numbers read late only steer the search less well: a
-    /// proof is still a proof, since a child proven in the frame is proven in truth.
+    /// A position the rules do not decide is expanded, and its children searched in
+    /// turn by [`Dfpn::search_children`], which keeps their numbers in the frame.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn mid(
         &mut self,
@@ -475,8 +572,39 @@ impl<'a> Dfpn<'a> {
     ) -> Result<(Pn, Pn, Option<Step>), Stop> {
         self.tick()?;
         let nodes_before = self.budget.nodes();
-        let rules = self.rules_at(&key);
-        let verdict = match (out_of_plies(position, &key), seen) {
+        let verdict = self.verdict_on_entry(position, &key, hash, seen);
+        if let Some(wins) = verdict.side_to_move_wins() {
+            return Ok(self.settle(&key, hash, verdict, wins));
+        }
+        let mut children = self.expand(depth, position, &key, verdict);
+        // Busy marks only near the root (see `STEER_DEPTH`).
+        let marked = self.team.steers_at(depth);
+        if marked {
+            self.team.enter(hash);
+        }
+        let result = self.search_children(depth, &mut children, th_phi, th_delta);
+        self.keep_frame(depth, children);
+        if marked {
+            self.team.leave(hash);
+        }
+        let (phi, delta, step) = result?;
+        let work = self.budget.nodes() - nodes_before + 1;
+        self.store(&key, hash, (phi, delta), work);
+        Ok((phi, delta, step))
+    }
+
+    /// What the rules say of a position [`Dfpn::mid`] enters, running only the rules
+    /// that `seen` says it still needs.
+    #[inline]
+    fn verdict_on_entry(
+        &mut self,
+        position: &Position,
+        key: &Key,
+        hash: u64,
+        seen: Seen,
+    ) -> Verdict {
+        let rules = self.rules_at(key);
+        match (out_of_plies(position, key), seen) {
             (Some(verdict), _) => verdict,
             (None, Seen::Never) => rules.classify(position),
             (None, Seen::AsLeaf) => match rules.threats(position) {
@@ -484,38 +612,71 @@ impl<'a> Dfpn<'a> {
                 verdict => verdict,
             },
             (None, Seen::Expanded { descended }) => match rules.threats(position) {
-                Verdict::Open if descended => match self.reentry_race_moves(position, &key) {
-                    Some(moves) => {
-                        let raced_again = self.raced_again.get_or_insert_with(RacedAgain::new);
-                        if raced_again.holds(hash) {
-                            Verdict::Open
-                        } else {
-                            let verdict = rules.races_of(position, moves);
-                            if verdict == Verdict::Open {
-                                raced_again.remember(hash);
-                            }
-                            verdict
-                        }
-                    }
-                    None => Verdict::Open,
-                },
+                Verdict::Open if descended => self.race_again(rules, position, key, hash),
                 verdict => verdict,
             },
-        };
-        if let Some(wins) = verdict.side_to_move_wins() {
-            self.race_rules.count(verdict);
-            let numbers = if wins {
-                (Pn::ZERO, Pn::INF)
-            } else {
-                (Pn::INF, Pn::ZERO)
-            };
-            self.store(&key, hash, numbers, 1);
-            let step = match verdict {
-                Verdict::RaceWin { step, .. } => Some(step),
-                _ => None,
-            };
-            return Ok((numbers.0, numbers.1, step));
         }
+    }
+
+    /// The longer race search of a position entered again after a search below it
+    /// (see [`Seen::Expanded`]). A position this thread remembers having found open
+    /// is taken as open without the search, which would only find that again.
+    #[inline]
+    fn race_again(
+        &mut self,
+        rules: RaceRules,
+        position: &Position,
+        key: &Key,
+        hash: u64,
+    ) -> Verdict {
+        let Some(moves) = self.reentry_race_moves(position, key) else {
+            return Verdict::Open;
+        };
+        let raced_again = self.raced_again.get_or_insert_with(RacedAgain::new);
+        if raced_again.holds(hash) {
+            return Verdict::Open;
+        }
+        let verdict = rules.races_of(position, moves);
+        if verdict == Verdict::Open {
+            raced_again.remember(hash);
+        }
+        verdict
+    }
+
+    /// Stores and returns the numbers of a position the rules have decided (`wins`:
+    /// whether the side to move wins), with the winning move of a race win.
+    #[inline]
+    fn settle(
+        &mut self,
+        key: &Key,
+        hash: u64,
+        verdict: Verdict,
+        wins: bool,
+    ) -> (Pn, Pn, Option<Step>) {
+        self.race_rules.count(verdict);
+        let numbers = if wins {
+            (Pn::ZERO, Pn::INF)
+        } else {
+            (Pn::INF, Pn::ZERO)
+        };
+        self.store(key, hash, numbers, 1);
+        let step = match verdict {
+            Verdict::RaceWin { step, .. } => Some(step),
+            _ => None,
+        };
+        (numbers.0, numbers.1, step)
+    }
+
+    /// The children of `position` by the moves `verdict` allows, in the list kept for
+    /// `depth`, so that the search does not allocate.
+    #[inline]
+    fn expand(
+        &mut self,
+        depth: usize,
+        position: &Position,
+        key: &Key,
+        verdict: Verdict,
+    ) -> Vec<Child> {
         let mut children = self
             .frames
             .get_mut(depth)
@@ -538,121 +699,129 @@ impl<'a> Dfpn<'a> {
             });
         });
         debug_assert!(!children.is_empty() && children.len() <= MAX_MOVES);
-        // Busy marks and steering only near the root (see `STEER_DEPTH`).
-        let marked = self.team.steers_at(depth);
-        let steering = self.team.steers_at(depth + 1);
-        if marked {
-            self.team.enter(hash);
-        }
+        children
+    }
 
-        let result = loop {
-            for child in children.iter().filter(|child| child.known.is_none()) {
-                self.table.prefetch(child.hash);
-                if let Some(proven) = self.config.proven {
-                    proven.prefetch(child.hash);
-                }
-            }
-            // Gather the children's numbers: ours are min of their delta, sum of their phi.
-            let mut phi = Pn::INF;
-            let mut delta = Pn::ZERO;
-            let mut second = Pn::INF;
-            let mut best = 0;
-            let mut best_phi = Pn::ZERO;
-            // The same choice with other threads' subtrees made to look harder.
-            let mut steer = Steer::default();
-            for (i, child) in children.iter_mut().enumerate() {
-                let (c_phi, c_delta) = match child.known {
-                    Some(numbers) => numbers,
-                    None => match self.table.probe_with_work(&child.key, child.hash) {
-                        Some((phi, delta, work)) => {
-                            child.work = u64::from(work);
-                            (phi, delta)
-                        }
-                        None => {
-                            // Stored (as the cheapest entry) so that the next visit
-                            // need not classify it again.
-                            let numbers = self.leaf_numbers(&child.position, &child.key, depth + 1);
-                            self.store(&child.key, child.hash, numbers, 0);
-                            numbers
-                        }
-                    },
-                };
-                child.known = Some((c_phi, c_delta));
-                if c_delta < phi {
-                    second = phi;
-                    phi = c_delta;
-                    best = i;
-                    best_phi = c_phi;
-                } else if c_delta < second {
-                    second = c_delta;
-                }
-                delta = delta + c_phi;
-                if steering {
-                    let seen = self.team.virtual_delta(child.hash, c_delta);
-                    if seen < steer.least {
-                        steer = Steer {
-                            least: seen,
-                            second: steer.least,
-                            index: i,
-                            numbers: (c_phi, c_delta),
-                        };
-                    } else if seen < steer.second {
-                        steer.second = seen;
-                    }
-                }
-            }
-            if depth == 0 {
-                self.root_numbers = (phi, delta);
-            }
-            if phi >= th_phi || delta >= th_delta {
-                let step = (phi == Pn::ZERO).then(|| children[best].step);
-                break Ok((phi, delta, step));
-            }
-            // Steer away from other threads' subtrees, unless the child that leaves is
-            // already over our threshold (then descending there would be no progress).
-            let (best, second, best_phi) = if steering && steer.numbers.1 < th_phi {
-                (steer.index, steer.second, steer.numbers.0)
-            } else {
-                (best, second, best_phi)
-            };
-            // The best child may spend our delta margin, and run until its delta passes
-            // the second best's by the epsilon factor.
-            let child_th_phi = th_delta.minus(delta.minus(best_phi));
-            let child_th_delta = th_phi.min(second.grow(self.config.inverse_epsilon));
-            let child = children[best];
-            let nodes_before_child = self.budget.nodes();
-            match self.mid(
-                depth + 1,
-                &child.position,
-                child.key,
-                child.hash,
-                child_th_phi,
-                child_th_delta,
-                if child.work > 0 {
-                    Seen::Expanded {
-                        descended: child.work > 1,
-                    }
-                } else {
-                    Seen::AsLeaf
-                },
-            ) {
-                Ok((c_phi, c_delta, _)) => {
-                    children[best].known = Some((c_phi, c_delta));
-                    children[best].work = self.budget.nodes() - nodes_before_child;
-                }
-                Err(stop) => break Err(stop),
-            }
-        };
+    /// Gives the list back for the next position searched at `depth`.
+    #[inline]
+    fn keep_frame(&mut self, depth: usize, children: Vec<Child>) {
         if self.frames.len() <= depth {
             self.frames.resize_with(depth + 1, Vec::new);
         }
         self.frames[depth] = children;
-        if marked {
-            self.team.leave(hash);
+    }
+
+    /// The loop of [`Dfpn::mid`] over an expanded position's `children`: gathers
+    /// their numbers into the position's, and searches the child they point to, until
+    /// the position's numbers reach `th_phi` or `th_delta`; returns them and, when
+    /// won, the winning move.
+    ///
+    /// The children's numbers are read from the table once, when the position is
+    /// entered; later iterations of the loop keep them in the frame and update only
+    /// the child just searched, whose new numbers its search returns. That saves a
+    /// probe (a likely cache miss) per child and iteration; a sibling that a
+    /// transposition or another thread changed meanwhile is seen the next time the
+    /// position is entered. Numbers read late only steer the search less well: a
+    /// proof is still a proof, since a child proven in the frame is proven in truth.
+    #[inline]
+    fn search_children(
+        &mut self,
+        depth: usize,
+        children: &mut [Child],
+        th_phi: Pn,
+        th_delta: Pn,
+    ) -> Result<(Pn, Pn, Option<Step>), Stop> {
+        // Steering only near the root (see `STEER_DEPTH`).
+        let steering = self.team.steers_at(depth + 1);
+        loop {
+            self.prefetch_unknown(children);
+            let gathered = self.gather(depth, children, steering);
+            if depth == 0 {
+                self.root_numbers = (gathered.phi, gathered.delta);
+            }
+            if gathered.phi >= th_phi || gathered.delta >= th_delta {
+                let step = (gathered.phi == Pn::ZERO).then(|| children[gathered.best].step);
+                return Ok((gathered.phi, gathered.delta, step));
+            }
+            let (best, child_th_phi, child_th_delta) =
+                gathered.descent(th_phi, th_delta, steering, self.config.inverse_epsilon);
+            self.search_child(depth, &mut children[best], child_th_phi, child_th_delta)?;
         }
-        let (phi, delta, step) = result?;
-        let work = self.budget.nodes() - nodes_before + 1;
-        self.store(&key, hash, (phi, delta), work);
-        Ok((phi, delta, step))
+    }
+
+    /// Starts loading the entries of the children the frame has no numbers for, so
+    /// that the probes of [`Dfpn::gather`] that follow overlap their cache misses.
+    #[inline]
+    fn prefetch_unknown(&self, children: &[Child]) {
+        for child in children.iter().filter(|child| child.known.is_none()) {
+            self.table.prefetch(child.hash);
+            if let Some(proven) = self.config.proven {
+                proven.prefetch(child.hash);
+            }
+        }
+    }
+
+    /// The position's numbers from its children's (`phi` the least `delta` of a
+    /// child, `delta` the sum of their `phi`), and the child to descend into.
+    #[inline]
+    fn gather(&mut self, depth: usize, children: &mut [Child], steering: bool) -> Gathered {
+        let mut gathered = Gathered::default();
+        for (index, child) in children.iter_mut().enumerate() {
+            let numbers = self.child_numbers(depth, child);
+            gathered.add(index, numbers);
+            if steering {
+                let seen = self.team.virtual_delta(child.hash, numbers.1);
+                gathered.steer.add(index, seen, numbers);
+            }
+        }
+        gathered
+    }
+
+    /// A child's numbers, which the frame then knows: the frame's own, else the
+    /// table's, else a new leaf's first evaluation, stored (as the cheapest entry) so
+    /// that the next visit need not classify it again.
+    #[inline]
+    fn child_numbers(&mut self, depth: usize, child: &mut Child) -> (Pn, Pn) {
+        let numbers = match child.known {
+            Some(numbers) => numbers,
+            None => match self.table.probe_with_work(&child.key, child.hash) {
+                Some((phi, delta, work)) => {
+                    child.work = u64::from(work);
+                    (phi, delta)
+                }
+                None => {
+                    let numbers = self.leaf_numbers(&child.position, &child.key, depth + 1);
+                    self.store(&child.key, child.hash, numbers, 0);
+                    numbers
+                }
+            },
+        };
+        child.known = Some(numbers);
+        numbers
+    }
+
+    /// Searches `child` of a position at `depth` to these thresholds, and keeps in the
+    /// frame the numbers its search returns and the nodes it took.
+    #[inline]
+    fn search_child(
+        &mut self,
+        depth: usize,
+        child: &mut Child,
+        th_phi: Pn,
+        th_delta: Pn,
+    ) -> Result<(), Stop> {
+        let nodes_before = self.budget.nodes();
+        let (phi, delta, _) = self.mid(
+            depth + 1,
+            &child.position,
+            child.key,
+            child.hash,
+            th_phi,
+            th_delta,
+            child.seen(),
+        )?;
+        child.known = Some((phi, delta));
+        child.work = self.budget.nodes() - nodes_before;
+        Ok(())
     }
 }
