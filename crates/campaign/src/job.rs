@@ -62,18 +62,20 @@ pub struct JobOptions {
     pub threads: usize,
 }
 
-/// What a job found.
+/// What a job found, with its proof as `Proof`: the certificate as the job
+/// writes it, or a part's file bytes as the master takes it in
+/// ([`crate::transport::Outcome`]).
 #[derive(Clone, Debug)]
-pub enum JobOutcome {
+pub enum JobOutcome<Proof = Option<Certificate>> {
     /// The position is settled: whether the side to move wins, with which move, and
-    /// the certificate that the winner wins (if asked for), with the positions it
+    /// the proof that the winner wins (if asked for), with the positions it
     /// takes as proven elsewhere (each once; see [`JobOptions::proven`]) and those
     /// below its root it proves and exports (see [`JobOptions::export_min`]; the
     /// winner wins each).
     Solved {
         wins: bool,
         best: Option<Step>,
-        proof: Option<Certificate>,
+        proof: Proof,
         given: Vec<Key>,
         exported: Vec<Position>,
     },
@@ -86,6 +88,32 @@ pub enum JobOutcome {
     },
     /// A stop flag ended it (`stop` in the search, `stop_proof` in the proof).
     Stopped,
+}
+
+impl<Proof> JobOutcome<Proof> {
+    /// The same outcome with its proof turned by `f`, or `f`'s error.
+    pub fn try_map_proof<Other, E>(
+        self,
+        f: impl FnOnce(Proof) -> Result<Other, E>,
+    ) -> Result<JobOutcome<Other>, E> {
+        Ok(match self {
+            JobOutcome::Solved {
+                wins,
+                best,
+                proof,
+                given,
+                exported,
+            } => JobOutcome::Solved {
+                wins,
+                best,
+                proof: f(proof)?,
+                given,
+                exported,
+            },
+            JobOutcome::Open { numbers, children } => JobOutcome::Open { numbers, children },
+            JobOutcome::Stopped => JobOutcome::Stopped,
+        })
+    }
 }
 
 /// A finished job: its outcome and its cost.

@@ -46,6 +46,7 @@ pub mod proven;
 pub mod run;
 pub mod snapshot;
 pub mod spec;
+pub mod storage;
 pub mod store;
 pub mod top;
 pub mod transport;

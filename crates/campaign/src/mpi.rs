@@ -149,14 +149,7 @@ impl<'w> MpiMaster<'w> {
 
     /// Sends every worker rank the run's settings: jobs may follow.
     pub fn begin(&mut self, settings: &WorkerSettings) {
-        let start = ToWorker::Start {
-            board: settings.board,
-            race_rules: settings.race_rules,
-            inverse_epsilon: settings.inverse_epsilon,
-            echo: settings.echo,
-            export_min: settings.export_min,
-        }
-        .encode();
+        let start = ToWorker::Start(settings.clone()).encode();
         for rank in 1..self.ranks.len() {
             self.send_to(rank, &start);
         }
@@ -367,22 +360,11 @@ fn settings_from_master(
     master.send_with_tag(&hello.encode()[..], TAG);
     let (bytes, _) = master.receive_vec_with_tag::<u8>(TAG);
     match ToWorker::decode(&bytes).map_err(wire_error)? {
-        ToWorker::Start {
-            board,
-            race_rules,
-            inverse_epsilon,
-            echo,
-            export_min,
-        } => Ok(Some(WorkerSettings {
-            board,
-            race_rules,
-            inverse_epsilon,
-            halt: Default::default(),
-            echo,
-            export_min,
-            // A rank's jobs run on one thread each: the master counts a rank's
-            // threads as its jobs at once.
+        // A rank's jobs run on one thread each: the master counts a rank's threads
+        // as its jobs at once.
+        ToWorker::Start(settings) => Ok(Some(WorkerSettings {
             team: 1,
+            ..settings
         })),
         ToWorker::Quit => Ok(None),
         other => Err(CampaignError::Internal(format!(
@@ -410,7 +392,7 @@ fn take_messages(
             }
             Ok(ToWorker::Halt { proofs }) => local.halt(proofs),
             Ok(ToWorker::Quit) => return true,
-            Ok(ToWorker::Start { .. }) => {}
+            Ok(ToWorker::Start(_)) => {}
             Err(err) => {
                 local.halt(true);
                 let report = Report::Failed {

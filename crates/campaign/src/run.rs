@@ -602,7 +602,7 @@ impl Campaign {
             Outcome::Solved {
                 wins,
                 best,
-                part,
+                proof: part,
                 given,
                 exported,
             } => {

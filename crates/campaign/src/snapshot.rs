@@ -37,8 +37,8 @@ const MAX_BYTES: u64 = 2 << 30;
 /// staging directory.
 const RESTORE_FILES: [&str; 5] = [
     SPEC_FILE,
-    "store.redb",
-    "parts",
+    crate::store::STORE_FILE,
+    crate::store::PARTS_DIR,
     crate::checkpoint::CHECKPOINT_FILE,
     "master.ckpt.tmp",
 ];

@@ -25,15 +25,17 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use breakthrough_engine::{Bitboard, Board, Color, Position};
+use breakthrough_proof::part_file_of;
 use breakthrough_solver::Key;
 use hashbrown::HashMap;
 use rayon::prelude::*;
 use redb::{Database, ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefinition};
 
 use crate::error::{sync_parent, write_synced, CampaignError};
+use crate::storage::Fault;
 
 pub const STORE_FILE: &str = "store.redb";
-pub const PARTS_DIR: &str = "parts";
+pub use breakthrough_proof::PARTS_DIR;
 
 /// The bytes the store of `dir` and its certificate parts take on disk (0 for what
 /// is missing).
@@ -131,8 +133,7 @@ impl Inner {
 
 /// The part file that proves a stored position, relative to the campaign directory.
 pub fn part_path(key: &Key) -> PathBuf {
-    let side = if key.black_to_move { 'b' } else { 'w' };
-    Path::new(PARTS_DIR).join(format!("{:016x}{:016x}{side}.cert", key.white, key.black))
+    PathBuf::from(part_file_of(key.white, key.black, key.black_to_move))
 }
 
 /// A part waiting to be committed.
@@ -216,6 +217,26 @@ pub struct Committed {
     pub exported: Vec<(Position, bool)>,
 }
 
+/// The campaign's error for a failed redb call on the store at `path`, while
+/// `opening` it or after.
+fn store_error(path: &Path, err: impl Into<redb::Error>, opening: bool) -> CampaignError {
+    match Fault::of(err, opening) {
+        Fault::Io(source) => CampaignError::Io {
+            path: path.to_path_buf(),
+            source,
+        },
+        Fault::PreviousIo => CampaignError::Store {
+            path: path.to_path_buf(),
+            why: "an earlier read or write failed; run again".into(),
+        },
+        Fault::InUse => CampaignError::refused(
+            path,
+            "another process has this campaign open (is a run still going?)",
+        ),
+        Fault::Damaged(why) => CampaignError::damaged(path, why),
+    }
+}
+
 /// The open store.
 pub struct Store {
     db: Database,
@@ -232,10 +253,6 @@ impl Store {
     /// Opens the store of the campaign in `dir`, creating it when `create`.
     pub fn open(dir: &Path, create: bool) -> Result<Store, CampaignError> {
         let path = dir.join(STORE_FILE);
-        let failed = |err: &dyn std::fmt::Display| CampaignError::Store {
-            path: path.clone(),
-            why: err.to_string(),
-        };
         let db = if create {
             Database::create(&path)
         } else {
@@ -244,59 +261,36 @@ impl Store {
             }
             Database::open(&path)
         };
-        let db = match db {
-            Ok(db) => db,
-            Err(redb::DatabaseError::DatabaseAlreadyOpen) => {
-                return Err(CampaignError::refused(
-                    &path,
-                    "another process has this campaign open (is a run still going?)",
-                ))
-            }
-            Err(redb::DatabaseError::Storage(redb::StorageError::Io(err))) => {
-                return Err(CampaignError::Io { path, source: err })
-            }
-            // Anything else is a file redb cannot read: damaged.
-            Err(err) => return Err(CampaignError::damaged(&path, err.to_string())),
-        };
-        let tx = db.begin_write().map_err(|e| failed(&e))?;
-        tx.open_table(SOLVED)
-            .map_err(|e| CampaignError::damaged(&path, e.to_string()))?;
-        tx.open_table(GIVEN)
-            .map_err(|e| CampaignError::damaged(&path, e.to_string()))?;
-        tx.open_table(INNER)
-            .map_err(|e| CampaignError::damaged(&path, e.to_string()))?;
-        tx.commit().map_err(|e| failed(&e))?;
+        let db = db.map_err(|err| store_error(&path, err, true))?;
+        let failed = |err: redb::Error| store_error(&path, err, true);
+        let tx = db.begin_write().map_err(|e| failed(e.into()))?;
+        tx.open_table(SOLVED).map_err(|e| failed(e.into()))?;
+        tx.open_table(GIVEN).map_err(|e| failed(e.into()))?;
+        tx.open_table(INNER).map_err(|e| failed(e.into()))?;
+        tx.commit().map_err(|e| failed(e.into()))?;
         let parts = dir.join(PARTS_DIR);
         std::fs::create_dir_all(&parts).map_err(CampaignError::io(&parts))?;
         Ok(Store { db, path })
     }
 
-    fn failed(&self, err: &dyn std::fmt::Display) -> CampaignError {
-        CampaignError::Store {
-            path: self.path.clone(),
-            why: err.to_string(),
-        }
+    fn failed(&self, err: impl Into<redb::Error>) -> CampaignError {
+        store_error(&self.path, err, false)
     }
 
     /// Whether the side to move wins the stored position, if it is stored.
     pub fn get(&self, key: &Key) -> Result<Option<bool>, CampaignError> {
-        let tx = self.db.begin_read().map_err(|e| self.failed(&e))?;
-        let table = tx.open_table(SOLVED).map_err(|e| self.failed(&e))?;
-        let found = table
-            .get(&key_bytes(key)[..])
-            .map_err(|e| self.failed(&e))?;
+        let tx = self.db.begin_read().map_err(|e| self.failed(e))?;
+        let table = tx.open_table(SOLVED).map_err(|e| self.failed(e))?;
+        let found = table.get(&key_bytes(key)[..]).map_err(|e| self.failed(e))?;
         Ok(found.map(|value| value.value() != 0))
     }
 
     /// The keys the part of a stored position takes as given (none for a plain
     /// part, or a position not stored).
     pub fn given(&self, key: &Key) -> Result<Vec<Key>, CampaignError> {
-        let tx = self.db.begin_read().map_err(|e| self.failed(&e))?;
-        let table = tx.open_table(GIVEN).map_err(|e| self.failed(&e))?;
-        let Some(found) = table
-            .get(&key_bytes(key)[..])
-            .map_err(|e| self.failed(&e))?
-        else {
+        let tx = self.db.begin_read().map_err(|e| self.failed(e))?;
+        let table = tx.open_table(GIVEN).map_err(|e| self.failed(e))?;
+        let Some(found) = table.get(&key_bytes(key)[..]).map_err(|e| self.failed(e))? else {
             return Ok(Vec::new());
         };
         let bytes = found.value();
@@ -316,12 +310,9 @@ impl Store {
     /// For a position stored as proven inside another's part, where it is (`None`
     /// for a position stored with a part of its own, or not stored).
     pub fn inner(&self, key: &Key) -> Result<Option<Inner>, CampaignError> {
-        let tx = self.db.begin_read().map_err(|e| self.failed(&e))?;
-        let table = tx.open_table(INNER).map_err(|e| self.failed(&e))?;
-        let Some(found) = table
-            .get(&key_bytes(key)[..])
-            .map_err(|e| self.failed(&e))?
-        else {
+        let tx = self.db.begin_read().map_err(|e| self.failed(e))?;
+        let table = tx.open_table(INNER).map_err(|e| self.failed(e))?;
+        let Some(found) = table.get(&key_bytes(key)[..]).map_err(|e| self.failed(e))? else {
             return Ok(None);
         };
         let bytes = found.value();
@@ -344,11 +335,11 @@ impl Store {
 
     /// Every stored position, with whether the side to move wins.
     pub fn all(&self) -> Result<Vec<(Key, bool)>, CampaignError> {
-        let tx = self.db.begin_read().map_err(|e| self.failed(&e))?;
-        let table = tx.open_table(SOLVED).map_err(|e| self.failed(&e))?;
+        let tx = self.db.begin_read().map_err(|e| self.failed(e))?;
+        let table = tx.open_table(SOLVED).map_err(|e| self.failed(e))?;
         let mut all = Vec::new();
-        for entry in table.iter().map_err(|e| self.failed(&e))? {
-            let (key, wins) = entry.map_err(|e| self.failed(&e))?;
+        for entry in table.iter().map_err(|e| self.failed(e))? {
+            let (key, wins) = entry.map_err(|e| self.failed(e))?;
             let key = key_from_bytes(key.value())
                 .ok_or_else(|| CampaignError::damaged(&self.path, "a record with a damaged key"))?;
             all.push((key, wins.value() != 0));
@@ -376,20 +367,20 @@ impl Store {
             .try_for_each(|(path, part)| write_synced(path, part))?;
         sync_parent(&parts[0].0)?;
         let mut committed = Committed::default();
-        let tx = self.db.begin_write().map_err(|e| self.failed(&e))?;
+        let tx = self.db.begin_write().map_err(|e| self.failed(e))?;
         {
-            let mut table = tx.open_table(SOLVED).map_err(|e| self.failed(&e))?;
-            let mut given_table = tx.open_table(GIVEN).map_err(|e| self.failed(&e))?;
-            let mut inner_table = tx.open_table(INNER).map_err(|e| self.failed(&e))?;
+            let mut table = tx.open_table(SOLVED).map_err(|e| self.failed(e))?;
+            let mut given_table = tx.open_table(GIVEN).map_err(|e| self.failed(e))?;
+            let mut inner_table = tx.open_table(INNER).map_err(|e| self.failed(e))?;
             for (key, (wins, part)) in &batch.waiting {
                 table
                     .insert(&key_bytes(key)[..], u8::from(*wins))
-                    .map_err(|e| self.failed(&e))?;
+                    .map_err(|e| self.failed(e))?;
                 if !part.given.is_empty() {
                     let bytes: Vec<u8> = part.given.iter().flat_map(key_bytes).collect();
                     given_table
                         .insert(&key_bytes(key)[..], &bytes[..])
-                        .map_err(|e| self.failed(&e))?;
+                        .map_err(|e| self.failed(e))?;
                 }
                 committed.solved.push((*key, *wins));
             }
@@ -402,7 +393,7 @@ impl Store {
                     let inner_key = Key::of(position);
                     let stored = table
                         .get(&key_bytes(&inner_key)[..])
-                        .map_err(|e| self.failed(&e))?
+                        .map_err(|e| self.failed(e))?
                         .is_some();
                     if stored {
                         continue;
@@ -410,28 +401,28 @@ impl Store {
                     let inner_wins = inner_key.black_to_move == winner_black;
                     table
                         .insert(&key_bytes(&inner_key)[..], u8::from(inner_wins))
-                        .map_err(|e| self.failed(&e))?;
+                        .map_err(|e| self.failed(e))?;
                     let mut bytes = [0u8; 34];
                     bytes[..17].copy_from_slice(&key_bytes(key));
                     bytes[17..].copy_from_slice(&exact_bytes(position));
                     inner_table
                         .insert(&key_bytes(&inner_key)[..], &bytes[..])
-                        .map_err(|e| self.failed(&e))?;
+                        .map_err(|e| self.failed(e))?;
                     committed.solved.push((inner_key, inner_wins));
                     committed.exported.push((*position, inner_wins));
                 }
             }
         }
-        tx.commit().map_err(|e| self.failed(&e))?;
+        tx.commit().map_err(|e| self.failed(e))?;
         *batch = Batch::default();
         Ok(committed)
     }
 
     /// Positions stored.
     pub fn len(&self) -> Result<u64, CampaignError> {
-        let tx = self.db.begin_read().map_err(|e| self.failed(&e))?;
-        let table = tx.open_table(SOLVED).map_err(|e| self.failed(&e))?;
-        table.len().map_err(|e| self.failed(&e))
+        let tx = self.db.begin_read().map_err(|e| self.failed(e))?;
+        let table = tx.open_table(SOLVED).map_err(|e| self.failed(e))?;
+        table.len().map_err(|e| self.failed(e))
     }
 
     pub fn is_empty(&self) -> Result<bool, CampaignError> {

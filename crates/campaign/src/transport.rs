@@ -12,7 +12,7 @@ use std::sync::mpsc::{
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use breakthrough_engine::{Board, Position, Step};
+use breakthrough_engine::{Board, Position};
 use breakthrough_proof::Compression;
 use breakthrough_solver::{ExtractError, Key, Pn, Progress, RaceRules, Table};
 
@@ -37,30 +37,11 @@ pub struct Job {
     pub home: Option<u32>,
 }
 
-/// What a job found, as the master takes it in.
-#[derive(Clone, Debug)]
-pub enum Outcome {
-    /// Settled: whether the side to move wins, a winning move if known, the proof
-    /// of it as the part's file bytes (compressed by the worker, not the master),
-    /// the stored positions that proof takes as proven (see
-    /// [`Transport::committed`]) and the positions below its root it exports (see
-    /// [`WorkerSettings::export_min`]).
-    Solved {
-        wins: bool,
-        best: Option<Step>,
-        part: Vec<u8>,
-        given: Vec<Key>,
-        exported: Vec<Position>,
-    },
-    /// Open: its numbers and, when the budget ran out, its children's (see
-    /// [`JobOutcome::Open`]).
-    Open {
-        numbers: (Pn, Pn),
-        children: Option<Vec<(Step, Pn, Pn)>>,
-    },
-    /// Halted before the end.
-    Stopped,
-}
+/// What a job found, as the master takes it in: a settled position's proof is
+/// the part's file bytes (compressed by the worker, not the master). The stored
+/// positions that proof takes as proven are [`Transport::committed`]'s; the
+/// positions below its root it exports, [`WorkerSettings::export_min`]'s.
+pub type Outcome = JobOutcome<Vec<u8>>;
 
 /// A finished job.
 #[derive(Clone, Debug)]
@@ -379,23 +360,14 @@ fn done(job: &Job, ran: std::thread::Result<Result<JobReport, ExtractError>>) ->
         Ok(Err(err)) => return failed(job, &err.to_string()),
         Err(_) => return failed(job, "the worker panicked"),
     };
-    let outcome = match report.outcome {
-        JobOutcome::Solved {
-            wins,
-            best,
-            proof: Some(proof),
-            given,
-            exported,
-        } => Outcome::Solved {
-            wins,
-            best,
-            part: proof.to_bytes_with(Compression::Fast),
-            given,
-            exported,
-        },
-        JobOutcome::Solved { proof: None, .. } => return failed(job, "solved without its proof"),
-        JobOutcome::Open { numbers, children } => Outcome::Open { numbers, children },
-        JobOutcome::Stopped => Outcome::Stopped,
+    let outcome = report.outcome.try_map_proof(|proof| {
+        proof
+            .map(|proof| proof.to_bytes_with(Compression::Fast))
+            .ok_or("solved without its proof")
+    });
+    let outcome = match outcome {
+        Ok(outcome) => outcome,
+        Err(why) => return failed(job, why),
     };
     Report::Done(Done {
         job: job.id,

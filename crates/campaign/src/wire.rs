@@ -8,22 +8,15 @@ use breakthrough_engine::{Bitboard, Board, Color, Position, Step};
 use breakthrough_solver::{Key, Pn, RaceRules};
 use serde::{Deserialize, Serialize};
 
-use crate::transport::{Done, Job, Outcome, Report};
+use crate::transport::{Done, Halt, Job, Outcome, Report, WorkerSettings};
 
 /// Master to worker.
 #[derive(Clone, Debug)]
 pub enum ToWorker {
-    /// The run's settings, once, before the first job.
-    Start {
-        /// The campaign's board, which the worker's table is laid out for.
-        board: Board,
-        race_rules: RaceRules,
-        inverse_epsilon: u32,
-        /// Answer every job at once (a benchmark of the master).
-        echo: bool,
-        /// See `WorkerSettings::export_min`.
-        export_min: u64,
-    },
+    /// The run's settings, once, before the first job. The wire carries all but
+    /// `halt` and `team`, which are the worker's own: a decoded start has fresh
+    /// flags and a team of 1.
+    Start(WorkerSettings),
     /// A job.
     Job { job: Job },
     /// Positions solved elsewhere (to put in the table as settled, and for proofs
@@ -215,19 +208,13 @@ fn encode<T: Serialize>(message: &T) -> Vec<u8> {
 impl ToWorker {
     pub fn encode(&self) -> Vec<u8> {
         encode(&match self {
-            ToWorker::Start {
-                board,
-                race_rules,
-                inverse_epsilon,
-                echo,
-                export_min,
-            } => WireToWorker::Start {
-                board: board_out(*board),
-                race_rules_on: race_rules.enabled,
-                race_moves: race_rules.race_moves,
-                inverse_epsilon: *inverse_epsilon,
-                echo: *echo,
-                export_min: *export_min,
+            ToWorker::Start(settings) => WireToWorker::Start {
+                board: board_out(settings.board),
+                race_rules_on: settings.race_rules.enabled,
+                race_moves: settings.race_rules.race_moves,
+                inverse_epsilon: settings.inverse_epsilon,
+                echo: settings.echo,
+                export_min: settings.export_min,
             },
             ToWorker::Job { job } => WireToWorker::Job {
                 id: job.id,
@@ -256,7 +243,7 @@ impl ToWorker {
                 inverse_epsilon,
                 echo,
                 export_min,
-            } => ToWorker::Start {
+            } => ToWorker::Start(WorkerSettings {
                 board: board_in(board)?,
                 race_rules: RaceRules {
                     enabled: race_rules_on,
@@ -265,7 +252,9 @@ impl ToWorker {
                 inverse_epsilon,
                 echo,
                 export_min,
-            },
+                halt: Halt::default(),
+                team: 1,
+            }),
             WireToWorker::Job {
                 id,
                 position,
@@ -318,7 +307,7 @@ impl ToMaster {
                     Outcome::Solved {
                         wins,
                         best,
-                        part,
+                        proof: part,
                         given,
                         exported,
                     } => WireOutcome::Solved {
@@ -374,7 +363,7 @@ impl ToMaster {
                     } => Outcome::Solved {
                         wins,
                         best: best.map(step_in),
-                        part,
+                        proof: part,
                         given: given.into_iter().map(key_in).collect(),
                         exported: exported.iter().map(position_in).collect::<Result<_, _>>()?,
                     },
@@ -435,7 +424,7 @@ mod tests {
             panic!("not news");
         };
         assert_eq!(solved, vec![(key, true), (child, false)]);
-        let start = ToWorker::Start {
+        let start = ToWorker::Start(WorkerSettings {
             board: Board::new(6, 6).unwrap(),
             race_rules: RaceRules {
                 enabled: true,
@@ -444,27 +433,23 @@ mod tests {
             inverse_epsilon: 4,
             echo: true,
             export_min: 12_345,
-        };
-        let ToWorker::Start {
-            board,
-            race_rules,
-            inverse_epsilon,
-            echo,
-            export_min,
-        } = ToWorker::decode(&start.encode()).unwrap()
-        else {
+            halt: Halt::default(),
+            team: 3,
+        });
+        let ToWorker::Start(settings) = ToWorker::decode(&start.encode()).unwrap() else {
             panic!("not a start");
         };
         assert_eq!(
             (
-                board,
-                race_rules.enabled,
-                race_rules.race_moves,
-                inverse_epsilon,
-                echo,
-                export_min
+                settings.board,
+                settings.race_rules.enabled,
+                settings.race_rules.race_moves,
+                settings.inverse_epsilon,
+                settings.echo,
+                settings.export_min,
+                settings.team
             ),
-            (Board::new(6, 6).unwrap(), true, 4, 4, true, 12_345)
+            (Board::new(6, 6).unwrap(), true, 4, 4, true, 12_345, 1)
         );
         assert!(matches!(
             ToWorker::decode(&ToWorker::Quit.encode()).unwrap(),
@@ -492,7 +477,7 @@ mod tests {
             outcome: Outcome::Solved {
                 wins: false,
                 best: Some(steps[1]),
-                part: vec![1, 2, 3, 255],
+                proof: vec![1, 2, 3, 255],
                 given: vec![
                     Key::of(&position()),
                     Key::of(&position().play_step(steps[0])),

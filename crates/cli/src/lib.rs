@@ -39,6 +39,23 @@ pub mod text;
 #[error(transparent)]
 pub struct InputError(#[from] pub anyhow::Error);
 
+/// How a command's end becomes the program's: its exit code, or for an error one
+/// line on stderr (the chain of causes joined, never a panic or a backtrace) and
+/// exit code 2 for bad input, 1 for a failure.
+pub fn exit_code(result: anyhow::Result<std::process::ExitCode>) -> std::process::ExitCode {
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            if err.downcast_ref::<InputError>().is_some() {
+                std::process::ExitCode::from(2)
+            } else {
+                std::process::ExitCode::from(1)
+            }
+        }
+    }
+}
+
 /// A campaign's error as the command line reports it: bad input exits 2.
 pub fn campaign_error(err: breakthrough_campaign::CampaignError) -> anyhow::Error {
     if err.is_input() {

@@ -13,7 +13,7 @@ mod progress;
 
 use std::process::ExitCode;
 
-use breakthrough_cli::{system, InputError};
+use breakthrough_cli::system;
 use clap::{Parser, Subcommand};
 
 /// Breakthrough on small boards: solving with proof certificates, verifying,
@@ -60,16 +60,5 @@ fn main() -> ExitCode {
         Command::Schema(args) => commands::schema::run(args),
         Command::Serve(args) => commands::serve::run(args),
     };
-    match result {
-        Ok(code) => code,
-        Err(err) => {
-            // One line: the chain of causes joined, never a panic or a backtrace.
-            eprintln!("error: {err:#}");
-            if err.downcast_ref::<InputError>().is_some() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::from(1)
-            }
-        }
-    }
+    breakthrough_cli::exit_code(result)
 }

@@ -1,36 +1,22 @@
 //! The `breakthrough` binary as a user meets it: outputs, JSON fields, exit codes and
 //! one-line errors.
 
+use std::path::Path;
 use std::process::{Command, Output};
 
+use breakthrough_testing::{stderr, stdout};
+
+fn program() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_breakthrough"))
+}
+
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_breakthrough"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
+    breakthrough_testing::run(program(), args)
 }
 
 /// Bad input: exit code 2 and exactly one line on stderr that mentions `words`.
 fn assert_input_error(args: &[&str], words: &str) {
-    let output = run(args);
-    let err = stderr(&output);
-    assert_eq!(output.status.code(), Some(2), "{args:?}: {err}");
-    assert_eq!(err.lines().count(), 1, "{args:?}: not one line: {err}");
-    assert!(err.starts_with("error: "), "{args:?}: {err}");
-    assert!(
-        err.contains(words),
-        "{args:?}: `{err}` should mention {words}"
-    );
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
-    assert!(stdout(&output).is_empty(), "{args:?}: printed on stdout");
+    breakthrough_testing::assert_input_error(program(), args, words);
 }
 
 #[test]
@@ -386,9 +372,7 @@ fn perft_past_the_longest_game_is_zero_at_once() {
 
 /// A scratch directory of this test process.
 fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("bt-cli-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    breakthrough_testing::scratch_dir("cli", name)
 }
 
 #[test]

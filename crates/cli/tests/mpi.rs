@@ -15,12 +15,7 @@ use breakthrough_solver::{solve, Algorithm, Limits, SolveOptions};
 const BIN: &str = env!("CARGO_BIN_EXE_breakthrough");
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
-        .join("mpi")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.parent().unwrap()).unwrap();
-    dir
+    breakthrough_testing::scratch("mpi", name)
 }
 
 /// `mpirun -n RANKS breakthrough ARGS`, as root if need be, on shared memory only.

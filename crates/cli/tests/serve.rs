@@ -13,9 +13,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("serve-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+    breakthrough_testing::scratch("serve", name)
 }
 
 /// A server's process, killed when dropped (when a test fails, say).
@@ -380,21 +378,9 @@ fn equivalent_queries_share_one_cached_answer() {
 
 #[test]
 fn the_proof_browser_stays_inside_its_directory() {
-    use breakthrough_campaign::{Campaign, RunOptions, RunOutcome, Spec};
-    use breakthrough_engine::Position;
     let scratch = scratch("proof");
     let dir = scratch.join("campaign");
-    let start = Position::start("4x5".parse().unwrap());
-    // Small jobs, so that the proof is in many parts.
-    let mut campaign = Campaign::open(&dir, &Spec::new(&start, true, 5, 4, 300)).unwrap();
-    let options = RunOptions {
-        threads: 2,
-        table_mb: 16,
-        ..RunOptions::default()
-    };
-    let outcome = campaign.run(&options, &mut |_| {}).unwrap();
-    assert!(matches!(outcome, RunOutcome::Solved(_)), "{outcome:?}");
-    drop(campaign);
+    breakthrough_testing::solved_campaign_4x5(&dir);
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("certificate.json")).unwrap())
             .unwrap();

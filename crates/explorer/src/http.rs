@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
+use tokio::time::Instant;
 
 use axum::body::Bytes;
 use axum::extract::{RawQuery, Request, State};
@@ -279,34 +280,53 @@ async fn position(
     State(explorer): State<Arc<Explorer>>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
-    let position = parse_position(&query.unwrap_or_default())?;
-    if let Some(response) = explorer.finished.get("position", &position) {
-        return Ok(response);
-    }
-    let deadline = explorer.answers.deadline();
-    let answer = explorer.answers.position(&position, deadline).await?;
-    if matches!(answer.source, Source::Stored | Source::Rules)
-        && answer.moves.iter().all(|m| m.source == Source::Stored)
-    {
-        return Ok(explorer.finished.put("position", &position, &answer));
-    }
-    Ok(Json(answer).into_response())
+    let answers = explorer.clone();
+    let ask = |position: Position, deadline| async move {
+        answers.answers.position(&position, deadline).await
+    };
+    let finished = |answer: &crate::api::PositionAnswer| {
+        matches!(answer.source, Source::Stored | Source::Rules)
+            && answer.moves.iter().all(|m| m.source == Source::Stored)
+    };
+    answer_cached(&explorer, "position", query, ask, finished).await
 }
 
 async fn main_line(
     State(explorer): State<Arc<Explorer>>,
     RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
+    let answers = explorer.clone();
+    let ask = |position: Position, deadline| async move {
+        answers.answers.main_line(&position, deadline).await
+    };
+    let finished = |line: &crate::api::MainLine| line.complete;
+    answer_cached(&explorer, "mainline", query, ask, finished).await
+}
+
+/// A request about the position in `query` on `route`: the cached answer if there
+/// is one, else `ask`'s, kept in the cache when `finished` says it will not change
+/// (every value in it stored, none still to be solved).
+async fn answer_cached<T, E, Ask>(
+    explorer: &Explorer,
+    route: &'static str,
+    query: Option<String>,
+    ask: impl FnOnce(Position, Instant) -> Ask,
+    finished: impl FnOnce(&T) -> bool,
+) -> Result<Response, ApiError>
+where
+    T: Serialize,
+    Ask: std::future::Future<Output = Result<T, E>>,
+    ApiError: From<E>,
+{
     let position = parse_position(&query.unwrap_or_default())?;
-    if let Some(response) = explorer.finished.get("mainline", &position) {
+    if let Some(response) = explorer.finished.get(route, &position) {
         return Ok(response);
     }
-    let deadline = explorer.answers.deadline();
-    let line = explorer.answers.main_line(&position, deadline).await?;
-    if line.complete {
-        return Ok(explorer.finished.put("mainline", &position, &line));
+    let answer = ask(position, explorer.answers.deadline()).await?;
+    if finished(&answer) {
+        return Ok(explorer.finished.put(route, &position, &answer));
     }
-    Ok(Json(line).into_response())
+    Ok(Json(answer).into_response())
 }
 
 async fn results(

@@ -10,10 +10,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
-use breakthrough_campaign::store::part_path;
 use breakthrough_engine::Position;
 use breakthrough_proof::outline::{Below, Outline};
-use breakthrough_proof::{read_parts, verify_file, Manifest, MANIFEST_FILE};
+use breakthrough_proof::{part_file, read_parts, verify_file, Manifest, MANIFEST_FILE};
 use breakthrough_solver::Key;
 use serde::{Deserialize, Serialize};
 
@@ -327,8 +326,7 @@ impl Proofs {
             return None;
         };
         let key = Key::of(position);
-        let file = part_path(&key);
-        let file = file.to_str()?;
+        let file = part_file(position);
         self.entries
             .iter()
             .position(|entry| entry.file == file)

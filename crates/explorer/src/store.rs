@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use breakthrough_campaign::storage::Fault;
 use breakthrough_engine::{Color, Position};
 use breakthrough_solver::Key;
 use redb::{Database, ReadableDatabase, ReadableTableMetadata, TableDefinition};
@@ -55,31 +56,32 @@ impl StoreError {
     }
 }
 
-/// The error for `err` on the store at `path`: a failure of the disk (a full one,
-/// say) is not a damaged store.
-fn storage_error(path: &Path, err: impl Into<redb::Error>) -> StoreError {
-    match err.into() {
-        redb::Error::Io(err) => {
-            let hint = if err.kind() == std::io::ErrorKind::StorageFull {
-                "the disk is full: free some space, then ask again"
-            } else {
-                "fix the disk or its permissions, then start the server again"
-            };
-            StoreError::Io {
-                path: path.to_path_buf(),
-                why: err.to_string(),
-                hint,
-            }
-        }
-        redb::Error::PreviousIo => StoreError::Io {
-            path: path.to_path_buf(),
+/// The error for `err` on the store at `path`, while `opening` it or after.
+fn storage_error(path: &Path, err: impl Into<redb::Error>, opening: bool) -> StoreError {
+    let path = path.to_path_buf();
+    match Fault::of(err, opening) {
+        Fault::Io(err) => StoreError::Io {
+            path,
+            hint: Fault::io_hint(&err),
+            why: err.to_string(),
+        },
+        Fault::PreviousIo => StoreError::Io {
+            path,
             why: "an earlier read or write failed".into(),
             hint: "start the server again",
         },
-        err => StoreError::Damaged {
-            path: path.to_path_buf(),
-            why: err.to_string(),
+        Fault::InUse => StoreError::Unusable {
+            path,
+            why: "another process has it open (is another server running?)".into(),
         },
+        Fault::Damaged(why) if opening => {
+            let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
+            StoreError::Damaged {
+                path,
+                why: format!("{why}; the file is {bytes} bytes"),
+            }
+        }
+        Fault::Damaged(why) => StoreError::Damaged { path, why },
     }
 }
 
@@ -126,29 +128,7 @@ impl Store {
             Ok(meta) if !meta.is_file() => return Err(unusable("it is not a regular file".into())),
             _ => {}
         }
-        let db = match Database::create(&path) {
-            Ok(db) => db,
-            Err(redb::DatabaseError::DatabaseAlreadyOpen) => {
-                return Err(unusable(
-                    "another process has it open (is another server running?)".into(),
-                ))
-            }
-            // A file without redb's header (too short, or another kind of file) is
-            // not a store at all; the disk is fine.
-            Err(redb::DatabaseError::Storage(redb::StorageError::Io(err)))
-                if matches!(
-                    err.kind(),
-                    std::io::ErrorKind::UnexpectedEof | std::io::ErrorKind::InvalidData
-                ) =>
-            {
-                let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
-                return Err(StoreError::Damaged {
-                    path,
-                    why: format!("not a store: {err}; the file is {bytes} bytes"),
-                });
-            }
-            Err(err) => return Err(storage_error(&path, err)),
-        };
+        let db = Database::create(&path).map_err(|err| storage_error(&path, err, true))?;
         let store = Store { db, path };
         let tx = store.db.begin_write().map_err(|e| store.error(e))?;
         tx.open_table(ANSWERS).map_err(|e| store.error(e))?;
@@ -159,7 +139,7 @@ impl Store {
     }
 
     fn error(&self, err: impl Into<redb::Error>) -> StoreError {
-        storage_error(&self.path, err)
+        storage_error(&self.path, err, false)
     }
 
     fn damaged(&self, why: &dyn std::fmt::Display) -> StoreError {
@@ -301,13 +281,17 @@ mod tests {
     #[test]
     fn a_full_disk_is_not_a_damaged_store() {
         let full = std::io::Error::from(std::io::ErrorKind::StorageFull);
-        let err = storage_error(Path::new("s/explorer.redb"), redb::StorageError::Io(full));
+        let err = storage_error(
+            Path::new("s/explorer.redb"),
+            redb::StorageError::Io(full),
+            false,
+        );
         let message = err.to_string();
         assert!(matches!(err, StoreError::Io { .. }), "{message}");
         assert!(message.contains("the disk is full"), "{message}");
         assert!(!message.contains("damaged"), "{message}");
         let corrupted = redb::StorageError::Corrupted("bad page".into());
-        let err = storage_error(Path::new("s/explorer.redb"), corrupted);
+        let err = storage_error(Path::new("s/explorer.redb"), corrupted, false);
         assert!(matches!(err, StoreError::Damaged { .. }), "{err}");
     }
 }

@@ -2,7 +2,7 @@
 //! minimax and the reference search, the main line, bad input, and the store.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -14,25 +14,9 @@ use breakthrough_explorer::http::{router, Explorer};
 use breakthrough_explorer::solving::PoolSettings;
 use breakthrough_explorer::{explorer, ServeConfig};
 use breakthrough_solver::{solve, Algorithm, SolveOptions};
+use breakthrough_testing::Scratch;
 use http_body_util::BodyExt;
 use tower::ServiceExt;
-
-/// A scratch directory, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("explorer-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn config(store: &Path, move_time: Duration) -> ServeConfig {
     ServeConfig {
@@ -133,7 +117,7 @@ fn reference_wins(position: &Position) -> bool {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn answers_match_minimax_and_the_reference_search() {
-    let scratch = Scratch::new("minimax");
+    let scratch = Scratch::new("explorer", "minimax");
     let explorer = explorer(&config(&scratch.0, Duration::from_secs(120))).unwrap();
     let mut rng = fastrand::Rng::with_seed(42);
     let mut checked = HashMap::new();
@@ -211,7 +195,7 @@ async fn answers_match_minimax_and_the_reference_search() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_main_line_is_perfect_play_to_the_end() {
-    let scratch = Scratch::new("mainline");
+    let scratch = Scratch::new("explorer", "mainline");
     let explorer = explorer(&config(&scratch.0, Duration::from_secs(120))).unwrap();
     let (status, json) = get(&explorer, "/api/v1/mainline?board=4x5").await;
     assert_eq!(status, StatusCode::OK, "{json}");
@@ -236,7 +220,7 @@ async fn the_main_line_is_perfect_play_to_the_end() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_input_gets_a_400_that_names_it() {
-    let scratch = Scratch::new("bad");
+    let scratch = Scratch::new("explorer", "bad");
     let explorer = explorer(&config(&scratch.0, Duration::from_secs(60))).unwrap();
     let long = "a".repeat(2_000);
     let cases = [
@@ -297,7 +281,7 @@ async fn bad_input_gets_a_400_that_names_it() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn answers_stay_in_the_store_between_runs() {
-    let scratch = Scratch::new("store");
+    let scratch = Scratch::new("explorer", "store");
     let position = Position::start("3x5".parse().unwrap());
     {
         let explorer = explorer(&config(&scratch.0, Duration::from_secs(60))).unwrap();
@@ -321,7 +305,7 @@ async fn answers_stay_in_the_store_between_runs() {
 
 #[test]
 fn a_damaged_store_is_refused_naming_its_file() {
-    let scratch = Scratch::new("damaged");
+    let scratch = Scratch::new("explorer", "damaged");
     std::fs::create_dir_all(&scratch.0).unwrap();
     let file = scratch.0.join(breakthrough_explorer::store::STORE_FILE);
     std::fs::write(&file, vec![0x5a; 8192]).unwrap();
@@ -333,7 +317,7 @@ fn a_damaged_store_is_refused_naming_its_file() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_answer_not_ready_in_time_is_unknown_then_found() {
-    let scratch = Scratch::new("budget");
+    let scratch = Scratch::new("explorer", "budget");
     let explorer = explorer(&config(&scratch.0, Duration::from_millis(1))).unwrap();
     let position = Position::start("5x5".parse().unwrap());
     let answer = position_answer(&explorer, &position).await;
@@ -365,7 +349,7 @@ async fn an_answer_not_ready_in_time_is_unknown_then_found() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_proof_browser_walks_the_certificate() {
     use breakthrough_explorer::proofs::{NodeKind, ProofAnswer};
-    let scratch = Scratch::new("proof");
+    let scratch = Scratch::new("explorer", "proof");
     let explorer = explorer(&config(&scratch.0, Duration::from_secs(60))).unwrap();
     let (status, json) = get(&explorer, "/api/v1/proof").await;
     assert_eq!(status, StatusCode::OK, "{json}");
@@ -411,21 +395,10 @@ async fn the_proof_browser_walks_the_certificate() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_proof_browser_walks_a_campaign_directory() {
-    use breakthrough_campaign::{Campaign, RunOptions, RunOutcome, Spec};
     use breakthrough_explorer::proofs::{NodeKind, ProofAnswer};
-    let scratch = Scratch::new("campaign-proof");
+    let scratch = Scratch::new("explorer", "campaign-proof");
     let dir = scratch.0.join("campaign");
-    let start = Position::start("4x5".parse().unwrap());
-    // Small jobs, so that the proof is in many parts that take others as given.
-    let mut campaign = Campaign::open(&dir, &Spec::new(&start, true, 5, 4, 300)).unwrap();
-    let options = RunOptions {
-        threads: 2,
-        table_mb: 16,
-        ..RunOptions::default()
-    };
-    let outcome = campaign.run(&options, &mut |_| {}).unwrap();
-    assert!(matches!(outcome, RunOutcome::Solved(_)), "{outcome:?}");
-    drop(campaign);
+    breakthrough_testing::solved_campaign_4x5(&dir);
     let mut settings = config(&scratch.0.join("store"), Duration::from_secs(60));
     settings.proof = Some(dir.clone());
     let explorer = explorer(&settings).unwrap();

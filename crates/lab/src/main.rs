@@ -26,7 +26,6 @@ mod train;
 
 use std::process::ExitCode;
 
-use breakthrough_cli::InputError;
 use clap::{Parser, Subcommand};
 
 /// Maintainers' tools for the Breakthrough solver: the results README, growth
@@ -58,15 +57,5 @@ fn main() -> ExitCode {
         Command::Suite(args) => suite::run(args),
         Command::Train(args) => train::run(args),
     };
-    match result {
-        Ok(code) => code,
-        Err(err) => {
-            eprintln!("error: {err:#}");
-            if err.downcast_ref::<InputError>().is_some() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::from(1)
-            }
-        }
-    }
+    breakthrough_cli::exit_code(result)
 }

@@ -4,55 +4,31 @@
 //! The results come from the `breakthrough` program beside the lab's, which
 //! `cargo test --workspace` builds (its own tests need it).
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use breakthrough_testing::{beside, stderr, stdout};
+
+fn lab_program() -> &'static Path {
+    Path::new(env!("CARGO_BIN_EXE_breakthrough-lab"))
+}
 
 fn lab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_breakthrough-lab"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
+    breakthrough_testing::run(lab_program(), args)
 }
 
 /// The `breakthrough` program of the same build.
 fn product() -> PathBuf {
-    let lab = PathBuf::from(env!("CARGO_BIN_EXE_breakthrough-lab"));
-    let program = lab.with_file_name(format!("breakthrough{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        program.is_file(),
-        "{} is missing: run `cargo test --workspace`, or build it first",
-        program.display()
-    );
-    program
+    beside(lab_program(), "breakthrough")
 }
 
 fn run(args: &[&str]) -> Output {
-    Command::new(product())
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
+    breakthrough_testing::run(&product(), args)
 }
 
 /// Bad input: exit code 2 and exactly one line on stderr that mentions `words`.
 fn assert_input_error(args: &[&str], words: &str) {
-    let output = lab(args);
-    let err = stderr(&output);
-    assert_eq!(output.status.code(), Some(2), "{args:?}: {err}");
-    assert_eq!(err.lines().count(), 1, "{args:?}: not one line: {err}");
-    assert!(err.starts_with("error: "), "{args:?}: {err}");
-    assert!(
-        err.contains(words),
-        "{args:?}: `{err}` should mention {words}"
-    );
-    assert!(stdout(&output).is_empty(), "{args:?}: printed on stdout");
+    breakthrough_testing::assert_input_error(lab_program(), args, words);
 }
 
 fn solve_json(args: &[&str]) -> serde_json::Value {
@@ -65,9 +41,7 @@ fn solve_json(args: &[&str]) -> serde_json::Value {
 
 /// A scratch directory of this test process.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bt-lab-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    breakthrough_testing::scratch_dir("lab", name)
 }
 
 #[test]

@@ -84,7 +84,7 @@ impl Certificate {
     }
 
     /// The same proof claiming the other side wins: for tests that a false claim fails.
-    #[cfg(any(test, feature = "tamper"))]
+    #[cfg(any(test, feature = "testing"))]
     pub fn with_claimed_winner(&self, winner: Color) -> Certificate {
         Certificate {
             winner,
@@ -93,7 +93,7 @@ impl Certificate {
     }
 
     /// The same proof with another claim: for tests that a false bound fails.
-    #[cfg(any(test, feature = "tamper"))]
+    #[cfg(any(test, feature = "testing"))]
     pub fn with_claim(&self, claim: Claim) -> Certificate {
         Certificate {
             claim,

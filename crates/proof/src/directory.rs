@@ -40,6 +40,23 @@ use crate::verify::VerifyReport;
 pub const MANIFEST_FILE: &str = "certificate.json";
 /// The top's file name in a campaign's directory.
 pub const TOP_FILE: &str = "top.cert";
+/// The folder of the parts' files in a campaign's directory.
+pub const PARTS_DIR: &str = "parts";
+
+/// The file, relative to a campaign's directory, of the part whose root is
+/// `position` (or its mirror image): named by the position's [`Identity`], so that
+/// a reader finds a given position's part without the manifest.
+pub fn part_file(position: &Position) -> String {
+    let (white, black, black_to_move) = Identity::of(position).armies();
+    part_file_of(white, black, black_to_move)
+}
+
+/// [`part_file`] of the position (already of the two mirror images the one with the
+/// smaller armies) with these armies and side to move.
+pub fn part_file_of(white: u64, black: u64, black_to_move: bool) -> String {
+    let side = if black_to_move { 'b' } else { 'w' };
+    format!("{PARTS_DIR}/{white:016x}{black:016x}{side}.cert")
+}
 const FORMAT: &str = "breakthrough-campaign-certificate";
 /// Version 2: parts may claim "wins given" (which version 1 readers refuse);
 /// version 3: positions proven inside parts may be given.

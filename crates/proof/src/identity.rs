@@ -30,6 +30,11 @@ impl Identity {
             black_to_move: position.to_move() == Color::Black,
         }
     }
+
+    /// The armies (white, black) of the image it holds, and whether black is to move.
+    pub fn armies(&self) -> (u64, u64, bool) {
+        (self.white, self.black, self.black_to_move)
+    }
 }
 
 #[cfg(test)]

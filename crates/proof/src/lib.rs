@@ -53,6 +53,8 @@ mod identity;
 mod nodes;
 pub mod outline;
 pub mod settle;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 mod varint;
 mod verify;
 mod xz;
@@ -64,7 +66,8 @@ mod tests;
 pub use certificate::Certificate;
 pub use claim::Claim;
 pub use directory::{
-    verify_directory, CampaignReport, Manifest, Rejected, MANIFEST_FILE, TOP_FILE,
+    part_file, part_file_of, verify_directory, CampaignReport, Manifest, Rejected, MANIFEST_FILE,
+    PARTS_DIR, TOP_FILE,
 };
 pub use encoding::Encoding;
 pub use file::{verify_file, verify_length, FileError, FileReport};

@@ -297,24 +297,7 @@ mod tests {
             }
             return Some(position);
         }
-        let mut armies = [0u64; 2];
-        for army in &mut armies {
-            for _ in 0..rng.u32(1..=5) {
-                *army |= 1 << rng.u32(0..board.squares());
-            }
-        }
-        let to_move = if rng.bool() {
-            Color::White
-        } else {
-            Color::Black
-        };
-        Position::try_from_parts(
-            board,
-            Bitboard(armies[0]),
-            Bitboard(armies[1] & !armies[0]),
-            to_move,
-        )
-        .ok()
+        breakthrough_proof::testing::random_endgame(board, 5, rng)
     }
 
     /// The closed forms answer as the search does, with the same move: on random open

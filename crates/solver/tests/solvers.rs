@@ -6,29 +6,13 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-use breakthrough_engine::{Bitboard, Board, Color, Position, Step};
+use breakthrough_engine::{Board, Color, Position, Step};
+use breakthrough_proof::testing::{random_endgame, rules_only_wins};
 use breakthrough_solver::race_rules::{classify, RaceRules, Verdict, REENTRY_MIN_SQUARES};
 use breakthrough_solver::{solve, Algorithm, Limits, Solution, SolveOptions, Stop};
 
 mod common;
 use common::{check_best_move, check_certificate, random_game_position};
-
-/// Whether the side to move wins, by exhaustive search over the rules alone (exact
-/// positions memoised, no race rules, no bounded table).
-fn rules_only_wins(position: &Position, memo: &mut HashMap<Position, bool>) -> bool {
-    if position.winner().is_some() {
-        return false;
-    }
-    if let Some(&known) = memo.get(position) {
-        return known;
-    }
-    let wins = position
-        .steps()
-        .into_iter()
-        .any(|step| !rules_only_wins(&position.play_step(step), memo));
-    memo.insert(*position, wins);
-    wins
-}
 
 fn options(algorithm: Algorithm, max_nodes: Option<u64>) -> SolveOptions {
     SolveOptions {
@@ -100,23 +84,6 @@ fn dfpn_agrees_with_reference_on_start_positions() {
     }
 }
 
-/// A random endgame: a few pieces a side anywhere legal.
-fn random_endgame(board: Board, rng: &mut fastrand::Rng) -> Option<Position> {
-    let (mut white, mut black) = (0u64, 0u64);
-    for _ in 0..rng.u32(1..=4) {
-        white |= 1 << rng.u32(0..board.squares());
-    }
-    for _ in 0..rng.u32(1..=4) {
-        black |= 1 << rng.u32(0..board.squares());
-    }
-    let to_move = if rng.bool() {
-        Color::White
-    } else {
-        Color::Black
-    };
-    Position::try_from_parts(board, Bitboard(white), Bitboard(black & !white), to_move).ok()
-}
-
 /// Even attempts: a random game of `squares/2 .. max_plies` plies; odd: an endgame.
 fn random_position(
     board: Board,
@@ -127,7 +94,7 @@ fn random_position(
     if attempt.is_multiple_of(2) {
         random_game_position(board, rng.u32(board.squares() / 2..max_plies), rng)
     } else {
-        random_endgame(board, rng)
+        random_endgame(board, 4, rng)
     }
 }
 
@@ -275,7 +242,7 @@ fn race_rules_agree_with_the_rules_only_search() {
         for attempt in 0..10_000 {
             let endgame = attempt % 2 != 0;
             let position = if endgame {
-                random_endgame(board, &mut rng)
+                random_endgame(board, 4, &mut rng)
             } else {
                 random_race_position(board, &mut rng)
             };

@@ -14,24 +14,9 @@ use std::collections::HashMap;
 
 use breakthrough_engine::{Color, Position, Step};
 
+use crate::testing::rules_only_wins as wins;
 use crate::{read_parts, replies_in_order, verify_length, write_parts};
 use crate::{Certificate, Claim, Encoding, FormatError, NodeWriter, VerifyError};
-
-/// Whether the side to move wins, by exhaustive search over the rules alone.
-fn wins(position: &Position, memo: &mut HashMap<Position, bool>) -> bool {
-    if position.winner().is_some() {
-        return false;
-    }
-    if let Some(&known) = memo.get(position) {
-        return known;
-    }
-    let result = position
-        .steps()
-        .into_iter()
-        .any(|step| !wins(&position.play_step(step), memo));
-    memo.insert(*position, result);
-    result
-}
 
 /// A way to spoil a proof, applied at the `at`-th position of the kind it concerns.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

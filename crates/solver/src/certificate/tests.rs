@@ -5,25 +5,10 @@
 use std::collections::HashMap;
 
 use breakthrough_engine::{Color, Position};
+use breakthrough_proof::testing::rules_only_wins;
 use breakthrough_proof::{verify_length, Certificate};
 
 use crate::{solve, SolveOptions};
-
-/// Whether the side to move wins, by exhaustive search over the rules alone.
-fn wins(position: &Position, memo: &mut HashMap<Position, bool>) -> bool {
-    if position.winner().is_some() {
-        return false;
-    }
-    if let Some(&known) = memo.get(position) {
-        return known;
-    }
-    let result = position
-        .steps()
-        .into_iter()
-        .any(|step| !wins(&position.play_step(step), memo));
-    memo.insert(*position, result);
-    result
-}
 
 fn start(size: &str) -> Position {
     Position::start(size.parse().unwrap())
@@ -47,7 +32,7 @@ fn extracted(position: &Position) -> Certificate {
 fn extracted_proofs_verify_and_false_claims_fail() {
     for size in ["3x4", "4x4", "5x4", "2x6", "3x5"] {
         let root = start(size);
-        let winner = if wins(&root, &mut HashMap::new()) {
+        let winner = if rules_only_wins(&root, &mut HashMap::new()) {
             Color::White
         } else {
             Color::Black
