@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+use breakthrough_result::{Claim, Side, VerifyResult};
 use breakthrough_testing::{stderr, stdout};
 
 fn program() -> &'static Path {
@@ -192,18 +193,105 @@ fn bench_quick_checks_its_answers() {
     assert!(stdout(&output).contains(&format!("signature  {total} nodes")));
 }
 
-/// `breakthrough schema` prints the schema committed as docs/result.schema.json.
+/// `breakthrough schema` prints the schema committed as docs/result.schema.json, and
+/// `schema --verify` the one committed as docs/verify.schema.json.
 #[test]
-fn schema_is_the_committed_one() {
-    let output = run(&["schema"]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/result.schema.json");
-    let committed = std::fs::read_to_string(path).unwrap();
+fn schemas_are_the_committed_ones() {
+    for (args, file) in [
+        (&["schema"][..], "result.schema.json"),
+        (&["schema", "--verify"][..], "verify.schema.json"),
+    ] {
+        let output = run(args);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let path = format!("{}/../../docs/{file}", env!("CARGO_MANIFEST_DIR"));
+        let committed = std::fs::read_to_string(path).unwrap();
+        assert_eq!(
+            stdout(&output),
+            committed,
+            "docs/{file} is stale: breakthrough {} > docs/{file}",
+            args.join(" ")
+        );
+    }
+}
+
+/// `verify --json` of `target` read as the typed result, and written again to the
+/// same JSON (no field lost or unknown), with its exit code.
+fn verify_json(target: &str) -> (Option<i32>, VerifyResult) {
+    let output = run(&["verify", target, "--json"]);
+    let value: serde_json::Value = serde_json::from_str(&stdout(&output))
+        .unwrap_or_else(|e| panic!("{e}: {}", stderr(&output)));
+    let typed = VerifyResult::from_json(&stdout(&output)).unwrap();
+    assert_eq!(serde_json::to_value(&typed).unwrap(), value);
+    (output.status.code(), typed)
+}
+
+/// `verify --json` says the same, typed, of a certificate of one part, of a length
+/// certificate, of a campaign's directory and of a damaged file.
+#[test]
+fn verify_json_is_the_typed_result() {
+    let dir = scratch("verify-json");
+    let plain = dir.join("3x5.cert");
+    let plain = plain.to_str().unwrap();
+    solve_json(&["3x5", "--proof", plain]);
+    let (code, result) = verify_json(plain);
+    assert_eq!(code, Some(0));
+    assert!(result.valid && result.error.is_none());
+    assert_eq!(result.parts.len(), 1);
+    let proof = result.proof.expect("one part: its figures at the top");
+    assert_eq!(proof, result.parts[0]);
+    assert_eq!((proof.board.as_str(), proof.winner), ("3x5", Side::Black));
+    assert_eq!(proof.claim, Claim::Wins);
     assert_eq!(
-        stdout(&output),
-        committed,
-        "docs/result.schema.json is stale: breakthrough schema > docs/result.schema.json"
+        proof.positions,
+        proof.winner_positions + proof.loser_positions
     );
+    assert_eq!(result.bytes, Some(std::fs::metadata(plain).unwrap().len()));
+
+    let length = dir.join("3x4-length.cert");
+    let length = length.to_str().unwrap();
+    let (_, solved) = solve_json(&["3x4", "--length", "--proof", length]);
+    let (code, result) = verify_json(length);
+    assert_eq!(code, Some(0));
+    assert!(result.proof.is_none());
+    let claims: Vec<Claim> = result.parts.iter().map(|p| p.claim).collect();
+    let plies = solved["length"].as_u64().unwrap() as u32;
+    assert_eq!(
+        claims,
+        [
+            Claim::WinsWithin { plies },
+            Claim::HoldsOut { plies: plies - 1 }
+        ]
+    );
+    assert_eq!(result.length, Some(plies));
+
+    let campaign = dir.join("campaign");
+    let campaign = campaign.to_str().unwrap();
+    let ran = run(&[
+        "campaign",
+        "run",
+        campaign,
+        "4x4",
+        "--quiet",
+        "--job-nodes",
+        "200",
+    ]);
+    assert_eq!(ran.status.code(), Some(0), "{}", stderr(&ran));
+    let (code, result) = verify_json(campaign);
+    assert_eq!(code, Some(0));
+    let check = result.campaign.expect("a campaign's figures");
+    assert!(check.parts >= 1, "{check:?}");
+    let top = result.proof.expect("the top's figures");
+    assert_eq!((top.claim, top.given), (Claim::WinsGiven, check.given));
+
+    let mut bytes = std::fs::read(plain).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x20;
+    let damaged = dir.join("damaged.cert");
+    std::fs::write(&damaged, &bytes).unwrap();
+    let (code, result) = verify_json(damaged.to_str().unwrap());
+    assert_eq!(code, Some(4));
+    assert!(!result.valid && result.error.is_some() && result.parts.is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 fn solve_json(args: &[&str]) -> (Option<i32>, serde_json::Value) {

@@ -27,6 +27,7 @@ mod proof;
 mod solve;
 mod stats;
 mod terms;
+mod verify;
 
 pub use campaign::{
     CampaignProgress, CampaignSettings, CampaignStatus, DagCounts, DepthCount, FirstMove,
@@ -40,8 +41,14 @@ pub use solve::{
 };
 pub use stats::{RaceRuleCounts, Sample, SearchStats, Stats, TableStats};
 pub use terms::{LineKind, Outcome, Side, Status};
+pub use verify::{CampaignCheck, VerifiedPart, VerifyResult};
 
 /// The JSON Schema of [`SolveResult`], as `breakthrough schema` prints it.
 pub fn schema() -> schemars::Schema {
     schemars::schema_for!(SolveResult)
+}
+
+/// The JSON Schema of [`VerifyResult`], as `breakthrough schema --verify` prints it.
+pub fn verify_schema() -> schemars::Schema {
+    schemars::schema_for!(VerifyResult)
 }

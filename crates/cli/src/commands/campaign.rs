@@ -19,7 +19,7 @@ use breakthrough_cli::text::human;
 use breakthrough_engine::Position;
 use breakthrough_result::{
     CampaignProof, CampaignSettings, CampaignStatus, DagCounts, ProofNumber, ProofSummary,
-    RestoreRecord, RootMove, Run, Sample, Side, SolveResult, Solver, Stats, Status,
+    RestoreRecord, RootMove, Run, Sample, SolveResult, Solver, Stats, Status,
 };
 use breakthrough_solver::race_rules::DEFAULT_RACE_MOVES;
 use clap::{Args, Subcommand};
@@ -29,6 +29,8 @@ use super::solve::{outcome, proof_number, verdict_text};
 use crate::args::PositionArgs;
 use crate::progress;
 use breakthrough_cli::{campaign_error, system, InputError};
+
+use super::convert::side;
 
 /// Long solves kept in a directory: stop them (Ctrl-C, SIGTERM, --time-limit, even
 /// kill -9) and the same command continues them. For boards whose solve takes longer
@@ -558,10 +560,6 @@ fn result_json(
             length: None,
         })
         .collect();
-    let side = |color| match color {
-        breakthrough_engine::Color::White => Side::White,
-        breakthrough_engine::Color::Black => Side::Black,
-    };
     SolveResult {
         board: spec.board.clone(),
         position: spec.position.clone(),

@@ -10,7 +10,7 @@ use anyhow::Context;
 use breakthrough_cli::text::human;
 use breakthrough_cli::write_atomically;
 use breakthrough_engine::{Color, Position};
-use breakthrough_proof::{Certificate, Claim};
+use breakthrough_proof::Certificate;
 use breakthrough_result::{
     self as result, CertificateSummary, FoundLengthSearch, LengthSearch, LineKind, Outcome,
     PartSummary, PartialLengthSearch, ProofNumber, ProofSummary, RaceRuleCounts, RootMove,
@@ -27,6 +27,8 @@ use clap::{Args, ValueEnum};
 use crate::args::PositionArgs;
 use crate::progress;
 use breakthrough_cli::{system, InputError};
+
+use super::convert::{claim, side};
 
 /// Prove who wins a position with best play (the start position by default).
 ///
@@ -415,22 +417,6 @@ fn line_kind(proof: &Proof) -> LineKind {
         LineKind::PerfectPlay
     } else {
         LineKind::ProofLine
-    }
-}
-
-fn side(color: Color) -> Side {
-    match color {
-        Color::White => Side::White,
-        Color::Black => Side::Black,
-    }
-}
-
-fn claim(claim: Claim) -> result::Claim {
-    match claim {
-        Claim::Wins => result::Claim::Wins,
-        Claim::WinsWithin(plies) => result::Claim::WinsWithin { plies },
-        Claim::HoldsOut(plies) => result::Claim::HoldsOut { plies },
-        Claim::WinsGiven => result::Claim::WinsGiven,
     }
 }
 

@@ -7,7 +7,10 @@ use std::time::Instant;
 use anyhow::Context;
 use breakthrough_proof::{verify_directory, verify_file, Claim, FileReport, VerifyReport};
 use clap::Args;
-use serde_json::json;
+
+use breakthrough_result::{CampaignCheck, VerifiedPart, VerifyResult};
+
+use super::convert::{claim, side};
 
 /// Check a proof certificate (from `solve --proof`) using only the rules of the game.
 ///
@@ -52,17 +55,17 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     match checked {
         Ok((reports, length)) => {
             if args.json {
-                let mut object = if let [report] = &reports[..] {
-                    report_json(report, bytes.len(), seconds)
-                } else {
-                    json!({"valid": true, "bytes": bytes.len(), "seconds": seconds})
-                };
-                object["parts"] = reports
-                    .iter()
-                    .map(|r| report_json(r, bytes.len(), seconds))
-                    .collect();
-                object["length"] = json!(length);
-                outln!("{}", serde_json::to_string_pretty(&object)?);
+                let parts: Vec<VerifiedPart> = reports.iter().map(verified_part).collect();
+                print_json(&VerifyResult {
+                    valid: true,
+                    error: None,
+                    bytes: Some(bytes.len() as u64),
+                    seconds: Some(seconds),
+                    proof: (parts.len() == 1).then(|| parts[0].clone()),
+                    parts,
+                    length,
+                    campaign: None,
+                })?;
             } else {
                 print_parts(&reports, bytes.len(), length);
                 outln!("result     the proof holds ({seconds:.2} s)");
@@ -72,7 +75,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         Err(err) => rejected(
             &args,
             &format!("{}: {err:#}", args.file.display()),
-            json!({"valid": false, "error": format!("{err:#}"), "bytes": bytes.len()}),
+            VerifyResult::rejected(format!("{err:#}"), Some(bytes.len() as u64)),
         ),
     }
 }
@@ -86,15 +89,22 @@ fn verify_campaign(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     match checked {
         Ok(report) => {
             if args.json {
-                let mut object = report_json(&report.top, report.bytes as usize, seconds);
-                object["campaign"] = json!({
-                    "parts": report.parts,
-                    "part_positions": report.part_positions,
-                    "largest_part_positions": report.largest_part,
-                    "given": report.top.given.len(),
-                    "parts_taking_parts_as_given": report.given_parts,
-                });
-                outln!("{}", serde_json::to_string_pretty(&object)?);
+                print_json(&VerifyResult {
+                    valid: true,
+                    error: None,
+                    bytes: Some(report.bytes),
+                    seconds: Some(seconds),
+                    proof: Some(verified_part(&report.top)),
+                    parts: Vec::new(),
+                    length: None,
+                    campaign: Some(CampaignCheck {
+                        parts: report.parts as u64,
+                        part_positions: report.part_positions,
+                        largest_part_positions: report.largest_part,
+                        given: report.top.given.len() as u64,
+                        parts_taking_parts_as_given: report.given_parts as u64,
+                    }),
+                })?;
             } else {
                 outln!("campaign   {}", args.file.display());
                 print_report(&report.top, report.bytes as usize);
@@ -115,7 +125,7 @@ fn verify_campaign(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         Err(err) => rejected(
             args,
             &err.to_string(),
-            json!({"valid": false, "error": err.to_string()}),
+            VerifyResult::rejected(err.to_string(), None),
         ),
     }
 }
@@ -127,38 +137,37 @@ pub fn check(bytes: &[u8]) -> anyhow::Result<(Vec<VerifyReport>, Option<u32>)> {
     Ok((reports, length))
 }
 
-fn report_json(report: &VerifyReport, bytes: usize, seconds: f64) -> serde_json::Value {
-    json!({
-        "valid": true,
-        "board": report.root.board().to_string(),
-        "position": report.root.to_string(),
-        "winner": report.winner.name(),
-        "claim": match report.claim {
-            Claim::Wins => json!({"kind": "wins"}),
-            Claim::WinsWithin(plies) => json!({"kind": "wins_within", "plies": plies}),
-            Claim::HoldsOut(plies) => json!({"kind": "holds_out", "plies": plies}),
-            Claim::WinsGiven => json!({"kind": "wins_given", "given": report.given.len()}),
-        },
-        "bytes": bytes,
-        "positions": report.positions,
-        "winner_positions": report.winner_positions,
-        "loser_positions": report.loser_positions,
-        "loser_replies": report.loser_replies,
-        "transpositions": report.transpositions,
-        "finished_games": report.finished_games,
-        "settled": report.settled,
-        "settle_plies": report.settle_plies,
-        "height": report.height,
-        "depth_histogram": report.depth_histogram,
-        "seconds": seconds,
-    })
+/// A checked proof's figures, as `verify --json` prints them.
+fn verified_part(report: &VerifyReport) -> VerifiedPart {
+    VerifiedPart {
+        board: report.root.board().to_string(),
+        position: report.root.to_string(),
+        winner: side(report.winner),
+        claim: claim(report.claim),
+        given: report.given.len() as u64,
+        positions: report.positions,
+        winner_positions: report.winner_positions,
+        loser_positions: report.loser_positions,
+        loser_replies: report.loser_replies,
+        transpositions: report.transpositions,
+        finished_games: report.finished_games,
+        settled: report.settled,
+        settle_plies: report.settle_plies,
+        height: report.height,
+        depth_histogram: report.depth_histogram.clone(),
+    }
 }
 
-/// A rejected certificate: the error on stderr (and `object` on stdout with
+fn print_json(result: &VerifyResult) -> anyhow::Result<()> {
+    outln!("{}", serde_json::to_string_pretty(result)?);
+    Ok(())
+}
+
+/// A rejected certificate: the error on stderr (and `result` on stdout with
 /// `--json`), exit code 4.
-fn rejected(args: &VerifyArgs, error: &str, object: serde_json::Value) -> anyhow::Result<ExitCode> {
+fn rejected(args: &VerifyArgs, error: &str, result: VerifyResult) -> anyhow::Result<ExitCode> {
     if args.json {
-        outln!("{}", serde_json::to_string_pretty(&object)?);
+        print_json(&result)?;
     }
     eprintln!("error: {error}");
     Ok(ExitCode::from(REJECTED))
