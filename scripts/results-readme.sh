@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet -p breakthrough-lab
-exec ./target/release/breakthrough-lab report results --readme README.md
+exec ./target/release/breakthrough-lab report results --readme README.md --certificates docs/certificates.md

@@ -24,4 +24,4 @@ if [ "${COPIES:-0}" = 1 ]; then
 fi
 ./target/release/breakthrough-lab bench --compare threads --threads "$threads" \
   --repeat "${REPEAT:-3}" "${copies[@]}" --out "results/scaling-${cores}core.json"
-exec ./target/release/breakthrough-lab report results --readme README.md
+exec ./target/release/breakthrough-lab report results --readme README.md --certificates docs/certificates.md

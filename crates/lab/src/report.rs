@@ -29,23 +29,31 @@ pub struct ReportArgs {
     /// `<!-- results:begin -->` and `<!-- results:end -->` (the main README).
     #[arg(long, value_name = "FILE")]
     pub readme: Option<PathBuf>,
+
+    /// Also put the table of every certificate (its claim, bytes, parts and
+    /// positions) into this file, between the lines `<!-- certificates:begin -->`
+    /// and `<!-- certificates:end -->` (docs/certificates.md).
+    #[arg(long, value_name = "FILE")]
+    pub certificates: Option<PathBuf>,
 }
 
-const BEGIN: &str = "<!-- results:begin -->";
-const END: &str = "<!-- results:end -->";
-
-/// Replaces the text between the markers of `path` with `table`.
-fn splice(path: &Path, table: &str) -> anyhow::Result<()> {
+/// Replaces the text of `path` between the lines `<!-- NAME:begin -->` and
+/// `<!-- NAME:end -->` with `table`.
+fn splice(path: &Path, name: &str, table: &str) -> anyhow::Result<()> {
+    let (begin_marker, end_marker) = (
+        format!("<!-- {name}:begin -->"),
+        format!("<!-- {name}:end -->"),
+    );
     let text =
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let (Some(begin), Some(end)) = (text.find(BEGIN), text.find(END)) else {
+    let (Some(begin), Some(end)) = (text.find(&begin_marker), text.find(&end_marker)) else {
         return Err(InputError(anyhow::anyhow!(
-            "{} has no {BEGIN} ... {END} section",
+            "{} has no {begin_marker} ... {end_marker} section",
             path.display()
         ))
         .into());
     };
-    let mut spliced = text[..begin + BEGIN.len()].to_string();
+    let mut spliced = text[..begin + begin_marker.len()].to_string();
     spliced.push('\n');
     spliced.push_str(table);
     spliced.push_str(&text[end..]);
@@ -90,10 +98,72 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
     if let Some(readme) = &args.readme {
         let table =
             crate::headline::headline_table(dir, &results, &separate_runs, &published, &campaigns)?;
-        splice(readme, &table)?;
+        splice(readme, "results", &table)?;
+    }
+    if let Some(file) = &args.certificates {
+        splice(file, "certificates", &certificates_table(dir, &results)?)?;
     }
     outln!("wrote {} and {} pictures", path.display(), results.len());
     Ok(ExitCode::SUCCESS)
+}
+
+/// One row a board's certificate: what it claims, its bytes, parts and positions,
+/// and whether the file is kept in the results directory.
+fn certificates_table(dir: &Path, results: &[Solved]) -> anyhow::Result<String> {
+    let mut text = String::new();
+    writeln!(
+        text,
+        "| board | claim | format | bytes | parts | positions | kept in results/ |\n\
+         | --- | --- | --- | --- | --- | --- | --- |"
+    )?;
+    for solved in results {
+        let result = &solved.result;
+        let Some(proof) = &result.proof else {
+            continue;
+        };
+        let winner = result.winner.map_or("-", |side| side.name());
+        let claim = match result.length {
+            Some(plies) => format!("{winner} wins in exactly {plies} plies"),
+            None => format!("{winner} wins"),
+        };
+        let (format, parts, positions) = match proof {
+            ProofSummary::Certificate(file) => (
+                format!("file, version {}", file.format_version),
+                file.parts.len() as u64,
+                file.positions,
+            ),
+            ProofSummary::Campaign(campaign) => (
+                "campaign directory".to_string(),
+                campaign.parts,
+                campaign.positions,
+            ),
+        };
+        let kept = match proof {
+            ProofSummary::Certificate(_) if cert_kept(dir, solved) => "yes".to_string(),
+            _ if dir
+                .join(format!("{}-certificate.sha256", solved.board))
+                .exists() =>
+            {
+                format!("SHA-256 only ({}-certificate.sha256)", solved.board)
+            }
+            _ => "no".to_string(),
+        };
+        writeln!(
+            text,
+            "| {} | {claim} | {format} | {} | {} | {} | {kept} |",
+            solved.board,
+            thousands(proof.bytes()),
+            thousands(parts),
+            thousands(positions),
+        )?;
+    }
+    writeln!(
+        text,
+        "\nA file's parts are its claims (two for a length certificate); a campaign's, \
+         its part files beside the top, whose positions are counted here (the parts' \
+         are not in its result)."
+    )?;
+    Ok(text)
 }
 
 fn write_header(text: &mut String) -> anyhow::Result<()> {
