@@ -22,8 +22,8 @@ pub struct ProvenSlot(Arc<ProvenSet>);
 /// The map, behind a one-bit-per-slot filter of the keys' hashes. The search asks
 /// about every new leaf, and nearly none is in the map; a map lookup hashes the key
 /// again and takes a shard's read lock (two atomic writes on a line every thread
-/// shares), a cost a campaign felt (`docs/performance.md`, "Campaigns"). The filter
-/// answers "not there" with one plain load.
+/// shares), a cost a campaign felt (`docs/performance-log.md`, "Campaigns"). The
+/// filter answers "not there" with one plain load.
 struct ProvenSet {
     map: DashMap<Key, bool, hashbrown::DefaultHashBuilder>,
     /// Bit `hash % FILTER_BITS` is set once a key with that hash is in the map.
@@ -32,7 +32,7 @@ struct ProvenSet {
 
 /// The filter's bits (256 KiB): small enough to stay in a core's cache while the
 /// table's traffic streams through it, large enough that few lookups of positions
-/// not stored reach the map (`docs/performance.md`, "Campaigns").
+/// not stored reach the map (`docs/performance-log.md`, "Campaigns").
 const FILTER_BITS: u64 = 1 << 21;
 
 impl Default for ProvenSet {

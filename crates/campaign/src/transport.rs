@@ -126,7 +126,7 @@ impl Halt {
 
 /// The default of [`WorkerSettings::export_min`]: a lower bound saves parts more of
 /// the positions they would prove again, and costs more exports, each a record in
-/// the store and in each worker's memory (figures in `docs/performance.md`,
+/// the store and in each worker's memory (figures in `docs/performance-log.md`,
 /// "Campaigns" and "Writing proofs faster").
 pub const DEFAULT_EXPORT_MIN: u64 = 2_000;
 
@@ -340,7 +340,7 @@ fn job_options(job: &Job, settings: &WorkerSettings, proven: &ProvenSlot) -> Job
         threads: settings.team,
         // Plain df-pn+ in jobs: deep df-pn's numbers, counted from each job's
         // root, are on another scale than the rest of the master's, and took as
-        // many nodes in more time (`docs/performance.md`, "Campaigns").
+        // many nodes in more time (`docs/performance-log.md`, "Campaigns").
         depth_bias: Some(0),
     }
 }

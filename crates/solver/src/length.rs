@@ -7,7 +7,7 @@
 //! winner's wins come every other ply). `L` is the first `n` whose answer is yes: its
 //! proof shows the winner always wins within `L` plies; the disproof of `L - 2`
 //! shows the loser always holds out `L - 1` plies. The short questions cost almost
-//! nothing; the last few, near `L`, cost most (`docs/performance.md`, "Exact
+//! nothing; the last few, near `L`, cost most (`docs/performance-log.md`, "Exact
 //! lengths"). A search that a limit stopped can be continued: a later one takes its
 //! answers and goes on from its last "no" (the table is not kept, so the question
 //! cut short starts over).

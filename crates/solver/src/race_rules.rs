@@ -29,25 +29,26 @@ pub struct RaceRules {
 
 /// The default longest race win, chosen with `solve --race-moves K` on 5x5 and 6x5:
 /// shorter races leave more to df-pn, longer ones cost the race search more than they
-/// save it (`docs/performance.md`, "Race rules").
+/// save it (`docs/performance-log.md`, "Race rules").
 pub const DEFAULT_RACE_MOVES: u32 = 4;
 
 /// The longest race win df-pn looks for in a position it has just generated (each
 /// child of an expanded position); the longer ones, which cost more, only when it
 /// expands the position: looking for every race length in every new position takes
-/// fewer nodes but more time (`docs/performance.md`, "Race rules").
+/// fewer nodes but more time (`docs/performance-log.md`, "Race rules").
 pub const LEAF_RACE_MOVES: u32 = 3;
 
 /// How many moves longer than `race_moves` the race wins are that df-pn looks for
 /// when it enters an expanded position again (once a position and thread): looked
 /// for in every expanded position, they save nodes but cost more time than they
 /// save; a position entered again is one whose subtree the search is still working
-/// on, where a race win saves the most (`docs/performance.md`, "Race rules").
+/// on, where a race win saves the most (`docs/performance-log.md`, "Race rules").
 pub const REENTRY_EXTRA_MOVES: u32 = 1;
 
 /// The smallest board, in squares, where df-pn looks for those longer race wins:
 /// on smaller boards (5x5, 4x6, 3x8, 4x7) they cost more time than they save, on
-/// 5x6 and 6x6 they save more than they cost (`docs/performance.md`, "Race rules").
+/// 5x6 and 6x6 they save more than they cost (`docs/performance-log.md`, "Race
+/// rules").
 pub const REENTRY_MIN_SQUARES: u32 = 30;
 
 impl Default for RaceRules {

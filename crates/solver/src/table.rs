@@ -559,7 +559,7 @@ impl Table {
 /// the system also clears fewer, larger pages faster. The price: a search of a few
 /// thousand positions still touches whole 2 MiB pages. It asks at once, because a
 /// region that got small pages keeps getting small pages (figures in
-/// `docs/performance.md`, "Table").
+/// `docs/performance-log.md`, "Table").
 #[cfg(target_os = "linux")]
 #[allow(unsafe_code)]
 fn advise_huge_pages(buckets: &[AtomicU32]) {

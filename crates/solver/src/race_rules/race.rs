@@ -27,7 +27,7 @@
 //!
 //! The race search still takes about half of a solve; where that time goes, and a
 //! cache of answers and a killer reply that were tried and not kept, are in
-//! `docs/performance.md` ("Race rules", "Tried and not kept").
+//! `docs/performance-log.md` ("Race rules", "Tried and not kept").
 
 use breakthrough_engine::{Bitboard, Board, Color, Position, Step};
 

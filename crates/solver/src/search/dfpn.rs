@@ -13,7 +13,7 @@
 //!
 //! `delta` is the plain sum even though positions reached by several paths are
 //! counted twice: weak proof numbers, the usual remedy, took more nodes on the larger
-//! boards (`docs/performance.md`, "Tried and not kept").
+//! boards (`docs/performance-log.md`, "Tried and not kept").
 
 use breakthrough_engine::{Board, Position, Step, MAX_MOVES};
 

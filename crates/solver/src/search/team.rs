@@ -21,7 +21,7 @@ const BUSY_COUNTERS: usize = 1 << 16;
 /// near the frontier, speculation a single thread would not make; and every mark is
 /// two atomic writes, and every steered choice a load per child, on counters the
 /// other threads write too. Twelve plies took the fewest nodes and seconds of the
-/// depths measured (`docs/performance.md`, "Parallel df-pn").
+/// depths measured (`docs/performance-log.md`, "Parallel df-pn").
 pub(crate) const STEER_DEPTH: usize = 12;
 
 /// What the threads of one search share besides the table.
@@ -107,7 +107,7 @@ impl Team {
             return delta;
         }
         // The simplest factor: the others measured were no better
-        // (`docs/performance.md`, "Parallel df-pn").
+        // (`docs/performance-log.md`, "Parallel df-pn").
         let scaled = u64::from(delta.get()) * (1 + u64::from(busy));
         Pn::new(u32::try_from(scaled).unwrap_or(u32::MAX))
     }
