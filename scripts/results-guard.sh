@@ -3,7 +3,11 @@
 # results/large-files.txt does not list with its reason: every committed byte
 # stays in every clone for good, so a large file is committed only on purpose.
 # Each line of the list is `PATH REASON...`; lines starting with # are comments.
-# Run by .ci/run; exit code 1 names each file refused.
+# Also refuses a commit after 3382acd (the one before this rule) that rewrites a
+# committed certificate without a change of its claim or format
+# (scripts/certificate-claims.py): to regenerate results, keep the committed pair
+# (`git checkout results/BOARD.cert results/BOARD.json`) unless what it proves
+# changes. Run by .ci/run; exit code 1 names each file or commit refused.
 # Usage: scripts/results-guard.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,4 +26,5 @@ done < <(git ls-files -z results)
 if [ "$refused" -ne 0 ]; then
   echo "results-guard: commit its SHA-256 and the command that makes it instead, or list it with its reason" >&2
 fi
+python3 scripts/certificate-claims.py 3382acd || refused=1
 exit "$refused"

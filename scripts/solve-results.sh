@@ -11,7 +11,10 @@
 # certificate proves it. Boards in ALL_MOVES_BOARDS (default: the first-player wins
 # 3x6, 4x6 and 3x8, and 7x5) are solved with --all-moves: the JSON lists every
 # first move's outcome (and length), that is all winning first moves. The defaults
-# are the settings the results here were made with.
+# are the settings the results here were made with. A board's certificate is
+# committed again only when its claim or format changes (scripts/results-guard.sh
+# refuses a mere regeneration): otherwise keep the committed pair with
+# `git checkout results/BOARD.cert results/BOARD.json`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 boards=("$@")
