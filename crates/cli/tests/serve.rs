@@ -3,8 +3,8 @@
 //! the store; and it holds under attack: slow and idle clients are cut, SIGTERM
 //! stops it at once whatever the connections do, a flood of hard positions does
 //! not hold up an easy one, equivalent queries share one cached answer, the proof
-//! browser stays inside its directory, a contradictory store is reported, and a
-//! request for another host is refused.
+//! browser stays inside its directory, a contradictory store is reported, a
+//! request for another host is refused, and a store killed mid-solve answers right.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -214,6 +214,82 @@ fn prepare_fills_the_store_with_the_perfect_play_line() {
     assert_eq!(line["moves"].as_array().unwrap().len(), 22);
     stop(child);
     let _ = std::fs::remove_dir_all(&store);
+}
+
+/// `serve --prepare 4x5` on one thread into `store`, its output discarded.
+fn prepare_4x5(store: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_breakthrough"));
+    command
+        .args([
+            "serve",
+            "--prepare",
+            "4x5",
+            "--threads",
+            "1",
+            "--tt-mb",
+            "16",
+        ])
+        .arg("--store")
+        .arg(store)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    command
+}
+
+/// Every answer on 4x5's main line, as the server on `store` gives it: each
+/// position's winner and length, and each move's outcome and length.
+fn line_answers(store: &Path) -> Vec<serde_json::Value> {
+    let (child, addr) = start(store);
+    let (_, line) = get(&addr, "/api/v1/mainline?board=4x5");
+    assert_eq!(line["complete"], true, "{line}");
+    let mut position = breakthrough_engine::Position::start("4x5".parse().unwrap());
+    let mut answers = Vec::new();
+    for mv in line["moves"].as_array().unwrap() {
+        let query = format!("/api/v1/position?board=4x5&position={position}").replace(' ', "+");
+        let (status, answer) = get(&addr, &query);
+        assert_eq!(status, 200, "{answer}");
+        let played: Vec<_> = answer["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["move"].clone(), m["outcome"].clone(), m["length"].clone()))
+            .collect();
+        answers.push(serde_json::json!([
+            answer["winner"],
+            answer["length"],
+            played
+        ]));
+        position = position.play(position.parse_move(mv.as_str().unwrap()).unwrap());
+    }
+    assert_eq!(answers.len(), 22, "4x5 lasts 22 plies");
+    stop(child);
+    answers
+}
+
+/// A process killed with SIGKILL while it solves and stores (here `--prepare`, the
+/// store's heaviest writer) leaves a store that opens and answers as a store never
+/// killed does.
+#[test]
+fn a_store_killed_mid_solve_opens_and_answers_right() {
+    let store = scratch("sigkill");
+    let mut kills = 0;
+    for millis in [200, 600, 1200, 2000, 3000, 4500] {
+        let mut child = prepare_4x5(&store).spawn().unwrap();
+        std::thread::sleep(Duration::from_millis(millis));
+        if child.try_wait().unwrap().is_none() {
+            child.kill().unwrap();
+            kills += 1;
+        }
+        child.wait().unwrap();
+    }
+    assert!(kills >= 3, "only {kills} kills landed mid-run");
+    // Whatever each kill left, the store opens, and the next run finishes the line.
+    assert!(prepare_4x5(&store).status().unwrap().success());
+    let fresh = scratch("sigkill-fresh");
+    assert!(prepare_4x5(&fresh).status().unwrap().success());
+    assert_eq!(line_answers(&store), line_answers(&fresh));
+    let _ = std::fs::remove_dir_all(&store);
+    let _ = std::fs::remove_dir_all(&fresh);
 }
 
 /// Whether the server closed `stream` (it reads to the end within two seconds).
