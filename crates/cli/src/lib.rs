@@ -30,6 +30,7 @@ macro_rules! out {
 
 pub mod output;
 pub use breakthrough_result::directory as results;
+pub mod solve_result;
 pub mod svg;
 pub mod system;
 pub mod text;

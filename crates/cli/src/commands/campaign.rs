@@ -25,12 +25,10 @@ use breakthrough_solver::race_rules::DEFAULT_RACE_MOVES;
 use clap::{Args, Subcommand};
 
 use super::campaign_progress;
-use super::solve::{outcome, proof_number, verdict_text};
 use crate::args::PositionArgs;
 use crate::progress;
+use breakthrough_cli::solve_result::{outcome, proof_number, side, verdict_text};
 use breakthrough_cli::{campaign_error, system, InputError};
-
-use super::convert::side;
 
 /// Long solves kept in a directory: stop them (Ctrl-C, SIGTERM, --time-limit, even
 /// kill -9) and the same command continues them. For boards whose solve takes longer

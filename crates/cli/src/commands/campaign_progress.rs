@@ -10,7 +10,7 @@ use breakthrough_campaign::{store, Checkpoint};
 use breakthrough_result::{CampaignProgress, DepthCount, FirstMove, Outcome, PartSizes};
 use breakthrough_solver::Pn;
 
-use super::solve::{outcome, proof_number};
+use breakthrough_cli::solve_result::{outcome, proof_number};
 
 /// The progress of the campaign whose master's state is `checkpoint`; the part sizes
 /// only with the campaign's directory `dir`.

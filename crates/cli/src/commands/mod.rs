@@ -5,7 +5,6 @@ pub mod campaign;
 #[cfg(feature = "mpi")]
 pub mod campaign_mpi;
 pub mod campaign_progress;
-pub mod convert;
 pub mod inspect;
 pub mod perft;
 pub mod reproduce;

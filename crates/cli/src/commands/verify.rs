@@ -10,7 +10,7 @@ use clap::Args;
 
 use breakthrough_result::{CampaignCheck, VerifiedPart, VerifyResult};
 
-use super::convert::{claim, side};
+use breakthrough_cli::solve_result::{claim, side};
 
 /// Check a proof certificate (from `solve --proof`) using only the rules of the game.
 ///
