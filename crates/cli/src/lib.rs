@@ -29,11 +29,14 @@ macro_rules! out {
 }
 
 pub mod output;
+pub mod progress;
 pub use breakthrough_result::directory as results;
+pub mod search;
 pub mod solve_result;
 pub mod svg;
 pub mod system;
 pub mod text;
+pub mod verification;
 
 /// An error in what the user gave (exit code 2), as opposed to a failure (exit 1).
 #[derive(Debug, thiserror::Error)]

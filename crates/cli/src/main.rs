@@ -9,7 +9,6 @@ extern crate breakthrough_cli;
 
 mod args;
 mod commands;
-mod progress;
 
 use std::process::ExitCode;
 

@@ -208,15 +208,18 @@ fn certificate_summary(path: &Path, proof: &Proof, bytes: &[u8]) -> CertificateS
     }
 }
 
-fn stats(solution: &Solution, options: &SolveOptions, samples: &[Sample]) -> Stats {
+fn stats(
+    solution: &Solution,
+    options: &SolveOptions,
+    samples: &[Sample],
+    wall_seconds: f64,
+) -> Stats {
     let stats = &solution.stats;
     let table = &stats.table;
     Stats {
         nodes: stats.nodes,
         seconds: stats.seconds,
-        // The whole process until the result was ready: start-up, the table, the
-        // search and the proof's extraction (what the user waits for).
-        wall_seconds: system::wall_seconds(),
+        wall_seconds,
         nodes_per_second: stats.nodes as f64 / stats.seconds.max(1e-9),
         threads: stats.threads as u64,
         search: Some(SearchStats {
@@ -265,12 +268,15 @@ fn solver(solution: &Solution, options: &SolveOptions) -> Solver {
 
 /// The result of `solution`, a search with `options` whose course `samples` traced,
 /// as `solve --json` prints it; with the certificate `written`, its summary and
-/// main line.
+/// main line. `wall_seconds` is what the user waited for the result: for the
+/// command, the whole process (start-up, the table, the search, the proof's
+/// extraction).
 pub fn solve_result(
     solution: &Solution,
     options: &SolveOptions,
     written: Written,
     samples: &[Sample],
+    wall_seconds: f64,
 ) -> SolveResult {
     let certificate = written;
     let root_moves = solution
@@ -314,7 +320,7 @@ pub fn solve_result(
         proof: certificate.map(|(path, proof, bytes)| {
             ProofSummary::Certificate(certificate_summary(path, proof, bytes))
         }),
-        stats: stats(solution, options, samples),
+        stats: stats(solution, options, samples, wall_seconds),
         solver: solver(solution, options),
         campaign: None,
         machine: system::machine(),

@@ -202,6 +202,18 @@ impl Answers {
         lookup(&self.store, position)
     }
 
+    /// The positions in the store.
+    pub fn stored_count(&self) -> Result<u64, StoreError> {
+        self.store.len()
+    }
+
+    /// `position`'s value as the store knows it (its own, or its best move's when
+    /// every move is known), without solving: what a probe of a stored position
+    /// needs, at the cost of one read.
+    pub fn stored_value(&self, position: &Position) -> Result<Option<Known>, StoreError> {
+        Ok(self.lookup(position)?.value(position.to_move()))
+    }
+
     /// `position`'s answer: from the store, or solved within the request's budget
     /// (until `deadline`), or partly unknown while its solve goes on.
     pub async fn position(

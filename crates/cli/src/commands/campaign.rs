@@ -26,7 +26,7 @@ use clap::{Args, Subcommand};
 
 use super::campaign_progress;
 use crate::args::PositionArgs;
-use crate::progress;
+use breakthrough_cli::progress;
 use breakthrough_cli::solve_result::{outcome, proof_number, side, verdict_text};
 use breakthrough_cli::{campaign_error, system, InputError};
 

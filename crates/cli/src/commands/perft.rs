@@ -8,7 +8,7 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::args::PositionArgs;
-use crate::progress;
+use breakthrough_cli::progress;
 
 /// Count the move sequences of exactly D plies (perft).
 ///

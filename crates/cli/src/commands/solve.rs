@@ -14,15 +14,13 @@ use breakthrough_result::{LengthSearch, Outcome, Side, SolveResult};
 use breakthrough_solver::estimate::DEFAULT_WEIGHT;
 use breakthrough_solver::race_rules::DEFAULT_RACE_MOVES;
 use breakthrough_solver::{
-    check_earlier, solve, Algorithm, Limits, Phase, Probe, Progress, Proof, RaceRules, Solution,
-    SolveOptions,
+    check_earlier, Algorithm, Limits, Probe, Proof, RaceRules, Solution, SolveOptions,
 };
 use clap::{Args, ValueEnum};
 
 use crate::args::PositionArgs;
-use crate::progress;
 use breakthrough_cli::solve_result::{outcome, solve_result, verdict, Sample, Written};
-use breakthrough_cli::{system, InputError};
+use breakthrough_cli::{search, system, InputError};
 
 /// Prove who wins a position with best play (the start position by default).
 ///
@@ -169,7 +167,7 @@ impl From<AlgoArg> for Algorithm {
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let (_, position) = args.target.resolve()?;
     let options = solve_options(&args, &position)?;
-    let (solution, course) = search_with_progress(&position, &options, args.quiet);
+    let (solution, course) = search::with_progress(&position, &options, args.quiet);
     warn_if_earlier_disagrees(&options, &solution);
     show_and_save(&args, &solution, &options, &course)?;
     if let Some(Err(err)) = &solution.proof {
@@ -311,51 +309,6 @@ fn stop_on_ctrl_c() -> anyhow::Result<Arc<AtomicBool>> {
     Ok(stop)
 }
 
-/// Solves `position` with a progress bar; the solution, and the search's course
-/// (root numbers against time, for plots) ending with the final figures.
-fn search_with_progress(
-    position: &Position,
-    options: &SolveOptions,
-    quiet: bool,
-) -> (Solution, Vec<Sample>) {
-    let bar = progress::spinner(quiet);
-    let mut course = Vec::new();
-    let solution = solve(position, options, &mut |p| {
-        if p.phase == Phase::Search {
-            course.push((p.seconds, p.nodes, p.root_proof, p.root_disproof));
-        }
-        bar.set_message(progress_message(p));
-        bar.tick();
-    });
-    bar.finish_and_clear();
-    let stats = &solution.stats;
-    course.push((
-        stats.seconds,
-        stats.nodes,
-        stats.root_proof,
-        stats.root_disproof,
-    ));
-    (solution, course)
-}
-
-/// The progress bar's line: the phase, nodes and speed, root numbers, table fill.
-fn progress_message(p: &Progress) -> String {
-    let phase = match p.phase {
-        Phase::Search => String::new(),
-        Phase::Proof => "writing the proof: ".to_string(),
-        Phase::Length(plies) => format!("length: a win within {plies} plies? "),
-        Phase::RootMoves => "root moves: ".to_string(),
-    };
-    format!(
-        "{phase}{} nodes ({}/s), root proof/disproof {}/{}, table {:.0}% full",
-        human(p.nodes as f64),
-        human(p.nodes as f64 / p.seconds.max(1e-9)),
-        p.root_proof,
-        p.root_disproof,
-        100.0 * p.table.used as f64 / p.table.capacity.max(1) as f64
-    )
-}
-
 /// Warns when the `--length-resume` run's winner is not the one proven now.
 fn warn_if_earlier_disagrees(options: &SolveOptions, solution: &Solution) {
     if let (Some((about, _)), Some(winner)) = (&options.length_earlier, solution.winner) {
@@ -386,7 +339,13 @@ fn show_and_save(
         _ => None,
     };
     // Show the result before saving it, so that a failed write loses nothing.
-    let report = solve_result(solution, options, certificate, course);
+    let report = solve_result(
+        solution,
+        options,
+        certificate,
+        course,
+        system::wall_seconds(),
+    );
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {

@@ -2,15 +2,10 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
-use anyhow::Context;
-use breakthrough_proof::{verify_directory, verify_file, Claim, FileReport, VerifyReport};
+use breakthrough_cli::verification::{verify_path, Verified};
+use breakthrough_proof::{verify_file, Claim, FileReport, VerifyReport};
 use clap::Args;
-
-use breakthrough_result::{CampaignCheck, VerifiedPart, VerifyResult};
-
-use breakthrough_cli::solve_result::{claim, side};
 
 /// Check a proof certificate (from `solve --proof`) using only the rules of the game.
 ///
@@ -44,89 +39,37 @@ pub struct VerifyArgs {
 const REJECTED: u8 = 4;
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
-    if args.file.is_dir() {
-        return verify_campaign(&args);
+    let verification = verify_path(&args.file)?;
+    if args.json {
+        outln!("{}", serde_json::to_string_pretty(&verification.result())?);
     }
-    let bytes = std::fs::read(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
-    let started = Instant::now();
-    let checked = check(&bytes);
-    let seconds = started.elapsed().as_secs_f64();
-    match checked {
-        Ok((reports, length)) => {
-            if args.json {
-                let parts: Vec<VerifiedPart> = reports.iter().map(verified_part).collect();
-                print_json(&VerifyResult {
-                    valid: true,
-                    error: None,
-                    bytes: Some(bytes.len() as u64),
-                    seconds: Some(seconds),
-                    proof: (parts.len() == 1).then(|| parts[0].clone()),
-                    parts,
-                    length,
-                    campaign: None,
-                })?;
-            } else {
-                print_parts(&reports, bytes.len(), length);
-                outln!("result     the proof holds ({seconds:.2} s)");
-            }
+    let seconds = verification.seconds;
+    match &verification.outcome {
+        Err(error) if args.file.is_dir() => rejected(error),
+        Err(error) => rejected(&format!("{}: {error}", args.file.display())),
+        Ok(_) if args.json => Ok(ExitCode::SUCCESS),
+        Ok(Verified::File { reports, length }) => {
+            let bytes = verification.bytes.unwrap_or(0) as usize;
+            print_parts(reports, bytes, *length);
+            outln!("result     the proof holds ({seconds:.2} s)");
             Ok(ExitCode::SUCCESS)
         }
-        Err(err) => rejected(
-            &args,
-            &format!("{}: {err:#}", args.file.display()),
-            VerifyResult::rejected(format!("{err:#}"), Some(bytes.len() as u64)),
-        ),
-    }
-}
-
-/// Verifies a campaign's certificate: the top, every part in parallel, and that
-/// the parts prove every position the top takes as given.
-fn verify_campaign(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
-    let started = Instant::now();
-    let checked = verify_directory(&args.file);
-    let seconds = started.elapsed().as_secs_f64();
-    match checked {
-        Ok(report) => {
-            if args.json {
-                print_json(&VerifyResult {
-                    valid: true,
-                    error: None,
-                    bytes: Some(report.bytes),
-                    seconds: Some(seconds),
-                    proof: Some(verified_part(&report.top)),
-                    parts: Vec::new(),
-                    length: None,
-                    campaign: Some(CampaignCheck {
-                        parts: report.parts as u64,
-                        part_positions: report.part_positions,
-                        largest_part_positions: report.largest_part,
-                        given: report.top.given.len() as u64,
-                        parts_taking_parts_as_given: report.given_parts as u64,
-                    }),
-                })?;
-            } else {
-                outln!("campaign   {}", args.file.display());
-                print_report(&report.top, report.bytes as usize);
-                outln!(
-                    "parts      {} checked: {} positions in all, the largest {}; {} of them take other parts as given; each position the top or a part takes as given is proven",
-                    report.parts,
-                    report.part_positions,
-                    report.largest_part,
-                    report.given_parts
-                );
-                outln!(
-                    "result     the proof holds: {} wins ({seconds:.2} s)",
-                    report.winner
-                );
-            }
+        Ok(Verified::Campaign(report)) => {
+            outln!("campaign   {}", args.file.display());
+            print_report(&report.top, report.bytes as usize);
+            outln!(
+                "parts      {} checked: {} positions in all, the largest {}; {} of them take other parts as given; each position the top or a part takes as given is proven",
+                report.parts,
+                report.part_positions,
+                report.largest_part,
+                report.given_parts
+            );
+            outln!(
+                "result     the proof holds: {} wins ({seconds:.2} s)",
+                report.winner
+            );
             Ok(ExitCode::SUCCESS)
         }
-        Err(err) => rejected(
-            args,
-            &err.to_string(),
-            VerifyResult::rejected(err.to_string(), None),
-        ),
     }
 }
 
@@ -137,38 +80,9 @@ pub fn check(bytes: &[u8]) -> anyhow::Result<(Vec<VerifyReport>, Option<u32>)> {
     Ok((reports, length))
 }
 
-/// A checked proof's figures, as `verify --json` prints them.
-fn verified_part(report: &VerifyReport) -> VerifiedPart {
-    VerifiedPart {
-        board: report.root.board().to_string(),
-        position: report.root.to_string(),
-        winner: side(report.winner),
-        claim: claim(report.claim),
-        given: report.given.len() as u64,
-        positions: report.positions,
-        winner_positions: report.winner_positions,
-        loser_positions: report.loser_positions,
-        loser_replies: report.loser_replies,
-        transpositions: report.transpositions,
-        finished_games: report.finished_games,
-        settled: report.settled,
-        settle_plies: report.settle_plies,
-        height: report.height,
-        depth_histogram: report.depth_histogram.clone(),
-    }
-}
-
-fn print_json(result: &VerifyResult) -> anyhow::Result<()> {
-    outln!("{}", serde_json::to_string_pretty(result)?);
-    Ok(())
-}
-
-/// A rejected certificate: the error on stderr (and `result` on stdout with
-/// `--json`), exit code 4.
-fn rejected(args: &VerifyArgs, error: &str, result: VerifyResult) -> anyhow::Result<ExitCode> {
-    if args.json {
-        print_json(&result)?;
-    }
+/// A rejected certificate: the error on stderr (the JSON, with `--json`, is
+/// printed already), exit code 4.
+fn rejected(error: &str) -> anyhow::Result<ExitCode> {
     eprintln!("error: {error}");
     Ok(ExitCode::from(REJECTED))
 }
