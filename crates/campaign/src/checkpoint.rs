@@ -3,20 +3,24 @@
 //! minutes and when a run stops. All integers little-endian:
 //!
 //! ```text
-//! "BTCAMP\0\0", version (u16 = 2), then sections, then a CRC-32 of all before it:
+//! "BTCAMP\0\0", version (u16 = 3), then sections, then a CRC-32 of all before it:
 //! figures: positions in the store (u64), jobs in flight (u32), both when written
 //! runs:    u32 count, each: started (u64 Unix seconds), seconds (f64), nodes (u64),
 //!          jobs (u64), threads (u32), table MiB (u64), end (u8, see RunEnd),
 //!          threads per job (u32)
 //! restores: u32 count, each: runs before it (u32), solved leaves opened (u64)
 //! history: u32 count, each: seconds (f64), nodes (u64), phi (u32), delta (u32)
+//! progress: u32 count, each: seconds (f64), nodes (u64), stored (u64), first
+//!          moves won (u8), lost (u8), depth count (u8), each depth from the root:
+//!          positions (u64), solved (u64)
 //! nodes:   u32 count, each: white (u64), black (u64), black to move (u8), phi (u32),
 //!          delta (u32), expanded (u8), edge count (u8), each edge: from (u8),
 //!          to (u8), child (u32; u32::MAX for a move that ends the game)
 //! ```
 //!
-//! Version 1, written before teams and snapshots, is read too: its runs have no
-//! threads per job (`team` is `None`), and there is no restores section.
+//! Versions 1 and 2 are read too. Version 1, written before teams and snapshots,
+//! has no threads per job in its runs (`team` is `None`) and no restores section;
+//! neither has a progress section.
 
 use std::path::Path;
 
@@ -28,7 +32,7 @@ use crate::error::{write_durably, CampaignError};
 
 pub const CHECKPOINT_FILE: &str = "master.ckpt";
 const MAGIC: &[u8; 8] = b"BTCAMP\0\0";
-const VERSION: u16 = 2;
+const VERSION: u16 = 3;
 /// The oldest version this program reads.
 const OLDEST_VERSION: u16 = 1;
 
@@ -104,6 +108,25 @@ pub struct Sample {
     pub delta: Pn,
 }
 
+/// What the DAG had settled at a moment of the campaign (time and nodes over all
+/// runs): what moves while the root's numbers do not tell the end.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    pub seconds: f64,
+    pub nodes: u64,
+    /// Positions in the store (solved by the campaign's jobs).
+    pub stored: u64,
+    /// The root's moves proven to win, and to lose, for the side playing them.
+    pub first_won: u8,
+    pub first_lost: u8,
+    /// The DAG's positions and how many are solved, by depth from the root (at
+    /// most [`PROGRESS_DEPTHS`] depths).
+    pub depths: Vec<(u64, u64)>,
+}
+
+/// The depths a progress sample keeps: the root and 8 plies below it.
+pub const PROGRESS_DEPTHS: usize = 9;
+
 /// What a checkpoint holds.
 #[derive(Clone, Debug)]
 pub struct Checkpoint {
@@ -114,6 +137,8 @@ pub struct Checkpoint {
     pub runs: Vec<RunRecord>,
     pub restores: Vec<Restore>,
     pub history: Vec<Sample>,
+    /// What the DAG had settled over time (since version 3).
+    pub progress: Vec<Progress>,
     pub dag: Dag,
 }
 
@@ -126,6 +151,7 @@ impl Checkpoint {
             runs: Vec::new(),
             restores: Vec::new(),
             history: Vec::new(),
+            progress: Vec::new(),
             dag,
         }
     }
@@ -165,6 +191,19 @@ impl Checkpoint {
             out.extend_from_slice(&sample.nodes.to_le_bytes());
             out.extend_from_slice(&sample.phi.get().to_le_bytes());
             out.extend_from_slice(&sample.delta.get().to_le_bytes());
+        }
+        out.extend_from_slice(&(self.progress.len() as u32).to_le_bytes());
+        for progress in &self.progress {
+            out.extend_from_slice(&progress.seconds.to_le_bytes());
+            out.extend_from_slice(&progress.nodes.to_le_bytes());
+            out.extend_from_slice(&progress.stored.to_le_bytes());
+            out.push(progress.first_won);
+            out.push(progress.first_lost);
+            out.push(progress.depths.len() as u8);
+            for (positions, solved) in &progress.depths {
+                out.extend_from_slice(&positions.to_le_bytes());
+                out.extend_from_slice(&solved.to_le_bytes());
+            }
         }
         out.extend_from_slice(&(self.dag.nodes.len() as u32).to_le_bytes());
         for node in &self.dag.nodes {
@@ -226,6 +265,12 @@ impl Checkpoint {
         for _ in 0..r.u32()? {
             history.push(r.sample()?);
         }
+        let mut progress = Vec::new();
+        if version >= 3 {
+            for _ in 0..r.u32()? {
+                progress.push(r.progress()?);
+            }
+        }
         let count = r.u32()?;
         // A node takes at least 27 bytes: a count the bytes cannot hold is damage.
         if u64::from(count) * 27 > (body.len() - r.at) as u64 {
@@ -248,6 +293,7 @@ impl Checkpoint {
             runs,
             restores,
             history,
+            progress,
             dag: Dag::from_nodes(nodes),
         })
     }
@@ -320,6 +366,34 @@ impl Reader<'_> {
             nodes: self.u64()?,
             phi: Pn::from_raw(self.u32()?),
             delta: Pn::from_raw(self.u32()?),
+        })
+    }
+
+    fn progress(&mut self) -> Result<Progress, String> {
+        let (seconds, nodes, stored) = (
+            f64::from_le_bytes(self.take::<8>()?),
+            self.u64()?,
+            self.u64()?,
+        );
+        let (first_won, first_lost, count) = (self.u8()?, self.u8()?, self.u8()?);
+        if usize::from(count) > PROGRESS_DEPTHS {
+            return Err(format!("a progress sample of {count} depths"));
+        }
+        let mut depths = Vec::with_capacity(count.into());
+        for _ in 0..count {
+            let (positions, solved) = (self.u64()?, self.u64()?);
+            if solved > positions {
+                return Err(format!("{solved} of {positions} positions solved"));
+            }
+            depths.push((positions, solved));
+        }
+        Ok(Progress {
+            seconds,
+            nodes,
+            stored,
+            first_won,
+            first_lost,
+            depths,
         })
     }
 
@@ -429,45 +503,84 @@ mod tests {
         checkpoint
     }
 
-    /// Version 2 reads back as written.
+    /// Sets the version of checkpoint `bytes` and its checksum.
+    fn with_version(mut bytes: Vec<u8>, version: u16) -> Vec<u8> {
+        bytes[MAGIC.len()..MAGIC.len() + 2].copy_from_slice(&version.to_le_bytes());
+        let body = bytes.len() - 4;
+        let checksum = crc32fast::hash(&bytes[..body]);
+        bytes[body..].copy_from_slice(&checksum.to_le_bytes());
+        bytes
+    }
+
+    /// The bytes of `written` (one run, one restore, no history, no progress) as
+    /// version 2 wrote them: without the progress section's count.
+    fn version_2(written: &Checkpoint) -> Vec<u8> {
+        let v3 = written.to_bytes();
+        // Magic 8, version 2, figures 12, runs 4 + 49, restores 4 + 12, history 4.
+        let progress = MAGIC.len() + 2 + 12 + 4 + 49 + 4 + 12 + 4;
+        assert_eq!(v3[progress..progress + 4], [0; 4]);
+        let mut v2 = v3[..progress].to_vec();
+        v2.extend_from_slice(&v3[progress + 4..]);
+        with_version(v2, 2)
+    }
+
+    /// The current version reads back as written, progress samples and all.
     #[test]
     fn checkpoints_read_back() {
-        let written = checkpoint();
-        let read = Checkpoint::from_bytes(&written.to_bytes(), written.dag.root().position.board())
-            .expect("reads");
+        let mut written = checkpoint();
+        written.progress.push(Progress {
+            seconds: 61.5,
+            nodes: 9_000_000,
+            stored: 1234,
+            first_won: 1,
+            first_lost: 3,
+            depths: vec![(1, 0), (13, 4), (120, 33)],
+        });
+        let board = written.dag.root().position.board();
+        let read = Checkpoint::from_bytes(&written.to_bytes(), board).expect("reads");
         assert_eq!(read.runs, written.runs);
         assert_eq!(read.restores, written.restores);
+        assert_eq!(read.progress, written.progress);
+        assert_eq!(read.to_bytes(), written.to_bytes());
+        // A sample that claims more solved positions than there are is damage.
+        written.progress[0].depths[1] = (13, 14);
+        let refused = Checkpoint::from_bytes(&written.to_bytes(), board);
+        assert!(refused.unwrap_err().contains("14 of 13"));
+    }
+
+    /// A checkpoint of version 2 (no progress section) is read, with no progress.
+    #[test]
+    fn version_2_is_read() {
+        let written = checkpoint();
+        let board = written.dag.root().position.board();
+        let read = Checkpoint::from_bytes(&version_2(&written), board).expect("reads version 2");
+        assert_eq!(read.runs, written.runs);
+        assert_eq!(read.restores, written.restores);
+        assert!(read.progress.is_empty());
         assert_eq!(read.to_bytes(), written.to_bytes());
     }
 
     /// A checkpoint of version 1 (no threads per job, no restores) is read, its
-    /// runs' teams unknown.
+    /// runs' teams unknown; a version after this program's is refused.
     #[test]
     fn version_1_is_read() {
         let mut written = checkpoint();
+        let board = written.dag.root().position.board();
+        let v2 = version_2(&written);
         written.restores.clear();
-        let v2 = written.to_bytes();
-        // Version 1: the version, then the run without its team, and no restores
-        // section (magic 8, version 2, figures 12, run count 4, the run 45 bytes).
+        // Version 1: the run without its team, and no restores section (magic 8,
+        // version 2, figures 12, run count 4, the run 45 bytes; then team 4, the
+        // restores' count 4 and the one restore 12).
         let run_end = MAGIC.len() + 2 + 12 + 4 + 45;
         let mut v1 = v2[..run_end].to_vec();
-        v1[MAGIC.len()..MAGIC.len() + 2].copy_from_slice(&1u16.to_le_bytes());
-        v1.extend_from_slice(&v2[run_end + 8..v2.len() - 4]);
-        let checksum = crc32fast::hash(&v1);
-        v1.extend_from_slice(&checksum.to_le_bytes());
-        let read = Checkpoint::from_bytes(&v1, written.dag.root().position.board())
-            .expect("reads version 1");
+        v1.extend_from_slice(&v2[run_end + 4 + 4 + 12..]);
+        let v1 = with_version(v1, 1);
+        let read = Checkpoint::from_bytes(&v1, board).expect("reads version 1");
         assert_eq!(read.runs[0].team, None);
         assert_eq!(read.runs[0].nodes, 1_000_000);
         assert!(read.restores.is_empty());
         assert_eq!(read.dag.len(), written.dag.len());
-        // Version 3 is not this program's.
-        let mut v3 = v2.clone();
-        v3[MAGIC.len()..MAGIC.len() + 2].copy_from_slice(&3u16.to_le_bytes());
-        let body = v3.len() - 4;
-        let checksum = crc32fast::hash(&v3[..body]);
-        v3[body..].copy_from_slice(&checksum.to_le_bytes());
-        let refused = Checkpoint::from_bytes(&v3, written.dag.root().position.board());
-        assert!(refused.unwrap_err().contains("version 3"));
+        let refused = Checkpoint::from_bytes(&with_version(written.to_bytes(), 4), board);
+        assert!(refused.unwrap_err().contains("version 4"));
     }
 }

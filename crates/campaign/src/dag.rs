@@ -300,6 +300,19 @@ impl Dag {
         counts
     }
 
+    /// Whether each of the root's moves, in its edges' order, wins for the side
+    /// playing it: a move that reaches the goal does; `None` while open.
+    pub fn first_moves(&self) -> Vec<Option<bool>> {
+        self.root()
+            .edges
+            .iter()
+            .map(|edge| match edge.child {
+                None => Some(true),
+                Some(child) => self.nodes[child as usize].wins().map(|wins| !wins),
+            })
+            .collect()
+    }
+
     /// The DAG by depth: for each number of plies from the root (a node reached by
     /// lines of several lengths at the shortest), its nodes and how many are solved.
     pub fn depth_counts(&self) -> Vec<(u64, u64)> {

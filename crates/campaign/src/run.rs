@@ -10,7 +10,7 @@ use breakthrough_solver::{Key, Pn, RaceRules, Table};
 use hashbrown::HashMap;
 
 use crate::certificate::write_certificate;
-use crate::checkpoint::{Checkpoint, RunEnd, RunRecord, Sample};
+use crate::checkpoint::{Checkpoint, Progress, RunEnd, RunRecord, Sample, PROGRESS_DEPTHS};
 use crate::dag::{Dag, State, LOST, WON};
 use crate::error::CampaignError;
 use crate::spec::{Spec, SPEC_FILE};
@@ -18,6 +18,10 @@ use crate::store::{Batch, Store};
 use crate::transport::{
     Done, Halt, Job, Local, Outcome, Report, Transport, WorkerSettings, DEFAULT_EXPORT_MIN,
 };
+
+/// Campaign seconds between two progress samples: the DAG's depths take a walk
+/// over every node.
+const PROGRESS_PERIOD: f64 = 20.0;
 
 /// How to run (these may change from one run to the next).
 #[derive(Clone, Debug)]
@@ -762,20 +766,42 @@ impl Campaign {
             return;
         }
         let root = self.checkpoint.dag.root();
+        let nodes = before.1 + run.nodes;
         history.push(Sample {
             seconds,
-            nodes: before.1 + run.nodes,
+            nodes,
             phi: root.phi,
             delta: root.delta,
         });
         // A long campaign keeps every other sample once there are many.
-        if history.len() > 4000 {
-            let mut i = 0;
-            history.retain(|_| {
-                i += 1;
-                i % 2 == 1
-            });
+        thin(history, 4000);
+        let progress = &self.checkpoint.progress;
+        if root.is_solved()
+            || progress
+                .last()
+                .is_none_or(|last| seconds - last.seconds >= PROGRESS_PERIOD)
+        {
+            self.sample_progress(seconds, nodes, run);
         }
+    }
+
+    /// Notes what the DAG has settled: the first moves, the share of each depth.
+    fn sample_progress(&mut self, seconds: f64, nodes: u64, run: &RunState) {
+        let dag = &self.checkpoint.dag;
+        let first = dag.first_moves();
+        let count = |wins: bool| first.iter().filter(|&&w| w == Some(wins)).count() as u8;
+        let mut depths = dag.depth_counts();
+        depths.truncate(PROGRESS_DEPTHS);
+        let progress = Progress {
+            seconds,
+            nodes,
+            stored: self.stored_base + run.stored + self.exported,
+            first_won: count(true),
+            first_lost: count(false),
+            depths,
+        };
+        self.checkpoint.progress.push(progress);
+        thin(&mut self.checkpoint.progress, 2000);
     }
 
     fn update_run(&mut self, run: &RunState, started: Instant, end: RunEnd) {
@@ -891,6 +917,17 @@ impl Campaign {
 pub const PROOF_GRACE: Duration = Duration::from_secs(30);
 
 /// A job's numbers for an open position: never a zero, which would read as solved.
+/// Keeps every other element of `samples` once there are more than `most`.
+fn thin<T>(samples: &mut Vec<T>, most: usize) {
+    if samples.len() > most {
+        let mut i = 0;
+        samples.retain(|_| {
+            i += 1;
+            i % 2 == 1
+        });
+    }
+}
+
 fn open_numbers((phi, delta): (Pn, Pn)) -> (Pn, Pn) {
     (phi.max(Pn::ONE), delta.max(Pn::ONE))
 }

@@ -18,6 +18,7 @@ mod headline;
 mod lengths;
 mod load;
 mod picture;
+mod progress;
 mod published;
 mod report;
 mod scaling;

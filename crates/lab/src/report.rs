@@ -91,6 +91,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<ExitCode> {
         writeln!(text, "### {}\n\n![{0}]({0}.svg)\n", result.board)?;
     }
     crate::growth::section(dir, &results, &campaigns, &mut text)?;
+    crate::progress::section(dir, &campaigns, &mut text)?;
     crate::scaling::scaling_section(dir, &mut text)?;
     published_list(&published, &mut text)?;
     let path = dir.join("README.md");

@@ -85,6 +85,27 @@ pub struct CampaignProgress {
     /// `campaign status` only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parts: Option<PartSizes>,
+    /// The same over the campaign's time, a sample every 20 s (thinned to every
+    /// other past 2,000), from the first run that recorded it (version 3 of the
+    /// checkpoint) on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub course: Vec<ProgressSample>,
+}
+
+/// What a campaign's DAG had settled at a moment (time and nodes over all runs).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ProgressSample {
+    pub seconds: f64,
+    pub nodes: u64,
+    /// Positions in the store.
+    pub stored: u64,
+    /// The root's moves proven to win, and to lose, for the side playing them.
+    pub first_won: u64,
+    pub first_lost: u64,
+    /// The DAG's positions at each depth from the root (index 0, the root), at
+    /// most 8 plies down, and how many of them are solved.
+    pub positions: Vec<u64>,
+    pub solved: Vec<u64>,
 }
 
 /// One of the root's moves and where it stands, seen from the side playing it.

@@ -31,7 +31,7 @@ mod verify;
 
 pub use campaign::{
     CampaignProgress, CampaignSettings, CampaignStatus, DagCounts, DepthCount, FirstMove,
-    PartSizes, RestoreRecord, Run,
+    PartSizes, ProgressSample, RestoreRecord, Run,
 };
 pub use numbers::{Infinity, ProofNumber};
 pub use proof::{CampaignProof, CertificateSummary, Claim, PartSummary, ProofSummary};

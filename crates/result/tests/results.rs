@@ -14,6 +14,7 @@ fn is_other_kind(name: &str) -> bool {
         || name.starts_with("bench-")
         || name.ends_with("-first-moves.json")
         || name.ends_with("-campaign.json")
+        || name.ends_with("-progress.json")
 }
 
 fn result_files() -> Vec<PathBuf> {
@@ -137,12 +138,16 @@ fn every_campaign_status_file_reads() {
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_str().unwrap().to_string();
-        if name.ends_with("-campaign.json") {
-            let text = std::fs::read_to_string(&path).unwrap();
-            let status: breakthrough_result::CampaignStatus =
-                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert_eq!(format!("{}-campaign.json", status.board), name);
-            read += 1;
+        // A campaign's status, or a replay's (a solved board's campaign run again
+        // with its progress samples).
+        for kind in ["campaign", "progress"] {
+            if name.ends_with(&format!("-{kind}.json")) {
+                let text = std::fs::read_to_string(&path).unwrap();
+                let status: breakthrough_result::CampaignStatus =
+                    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+                assert_eq!(format!("{}-{kind}.json", status.board), name);
+                read += 1;
+            }
         }
     }
     assert!(read > 0);

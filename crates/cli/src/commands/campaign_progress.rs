@@ -7,7 +7,9 @@
 use std::path::Path;
 
 use breakthrough_campaign::{store, Checkpoint};
-use breakthrough_result::{CampaignProgress, DepthCount, FirstMove, Outcome, PartSizes};
+use breakthrough_result::{
+    CampaignProgress, DepthCount, FirstMove, Outcome, PartSizes, ProgressSample,
+};
 use breakthrough_solver::Pn;
 
 use breakthrough_cli::solve_result::{outcome, proof_number};
@@ -20,24 +22,20 @@ pub fn progress(checkpoint: &Checkpoint, dir: Option<&Path>) -> CampaignProgress
     let first_moves = root
         .edges
         .iter()
-        .map(|edge| {
-            let mv = root.position.to_move_text(edge.step).to_string();
+        .zip(dag.first_moves())
+        .map(|(edge, wins)| {
             // The child's numbers are its side to move's: the mover proves its move
             // wins by proving the child lost.
-            let (proof, disproof, wins) = match edge.child {
+            let (proof, disproof) = match edge.child {
                 // The move reaches the goal.
-                None => (proof_number(Pn::ZERO), proof_number(Pn::INF), Some(true)),
+                None => (proof_number(Pn::ZERO), proof_number(Pn::INF)),
                 Some(child) => {
                     let node = &dag.nodes[child as usize];
-                    (
-                        proof_number(node.delta),
-                        proof_number(node.phi),
-                        node.wins().map(|child_wins| !child_wins),
-                    )
+                    (proof_number(node.delta), proof_number(node.phi))
                 }
             };
             FirstMove {
-                mv,
+                mv: root.position.to_move_text(edge.step).to_string(),
                 outcome: outcome(wins),
                 proof,
                 disproof,
@@ -54,10 +52,24 @@ pub fn progress(checkpoint: &Checkpoint, dir: Option<&Path>) -> CampaignProgress
             solved,
         })
         .collect();
+    let course = checkpoint
+        .progress
+        .iter()
+        .map(|p| ProgressSample {
+            seconds: p.seconds,
+            nodes: p.nodes,
+            stored: p.stored,
+            first_won: u64::from(p.first_won),
+            first_lost: u64::from(p.first_lost),
+            positions: p.depths.iter().map(|d| d.0).collect(),
+            solved: p.depths.iter().map(|d| d.1).collect(),
+        })
+        .collect();
     CampaignProgress {
         first_moves,
         depths,
         parts: dir.map(parts),
+        course,
     }
 }
 
