@@ -69,6 +69,16 @@ pub fn campaign_error(err: breakthrough_campaign::CampaignError) -> anyhow::Erro
     }
 }
 
+/// The directory a file at `path` would be written in, when it does not exist:
+/// a long search checks it before it starts, not when its result is ready.
+pub fn missing_directory(path: &std::path::Path) -> Option<std::path::PathBuf> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    (!dir.is_dir()).then(|| dir.to_path_buf())
+}
+
 /// Writes `bytes` to `path` through a temporary file beside it, so that the file is
 /// either the old one or the whole new one, never half written.
 pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {

@@ -43,8 +43,9 @@ fn costs(results: &[Solved]) -> Costs {
         .collect()
 }
 
-/// Least squares line through `points`; its value at `x`. None under two points.
-fn extend(points: &[(f64, f64)], x: f64) -> Option<f64> {
+/// The least-squares line through `points` as (a point on it, its slope): its
+/// means of x and y, and dy/dx. None under two points or with every x equal.
+pub fn line(points: &[(f64, f64)]) -> Option<((f64, f64), f64)> {
     if points.len() < 2 {
         return None;
     }
@@ -53,10 +54,13 @@ fn extend(points: &[(f64, f64)], x: f64) -> Option<f64> {
     let mean_y = points.iter().map(|p| p.1).sum::<f64>() / n;
     let sxx: f64 = points.iter().map(|p| (p.0 - mean_x).powi(2)).sum();
     let sxy: f64 = points.iter().map(|p| (p.0 - mean_x) * (p.1 - mean_y)).sum();
-    if sxx == 0.0 {
-        return None;
-    }
-    Some(mean_y + sxy / sxx * (x - mean_x))
+    (sxx > 0.0).then(|| ((mean_x, mean_y), sxy / sxx))
+}
+
+/// Least squares line through `points`; its value at `x`. None under two points.
+fn extend(points: &[(f64, f64)], x: f64) -> Option<f64> {
+    let ((mean_x, mean_y), slope) = line(points)?;
+    Some(mean_y + slope * (x - mean_x))
 }
 
 /// The two ways to predict a board's nodes from smaller boards.

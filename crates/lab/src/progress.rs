@@ -56,16 +56,8 @@ fn project(points: &[(f64, f64)], target: f64) -> Option<f64> {
         .filter(|p| p.0 >= last.0 / 2.0 && p.1 > 0.0)
         .map(|p| (p.0, p.1.ln()))
         .collect();
-    if recent.len() < 2 {
-        return None;
-    }
-    let n = recent.len() as f64;
-    let mean_x = recent.iter().map(|p| p.0).sum::<f64>() / n;
-    let mean_y = recent.iter().map(|p| p.1).sum::<f64>() / n;
-    let sxx: f64 = recent.iter().map(|p| (p.0 - mean_x).powi(2)).sum();
-    let sxy: f64 = recent.iter().map(|p| (p.0 - mean_x) * (p.1 - mean_y)).sum();
-    let slope = sxy / sxx;
-    if !(sxx > 0.0 && slope > 0.0) {
+    let ((mean_x, mean_y), slope) = crate::growth::line(&recent)?;
+    if slope <= 0.0 {
         return None;
     }
     Some((mean_x + (target.ln() - mean_y) / slope).max(last.0))

@@ -160,18 +160,13 @@ pub fn solve(
 
 /// Refuses a certificate path whose directory does not exist, before the solve.
 fn check_directory(path: &Path) -> PyResult<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    if dir.is_dir() {
-        Ok(())
-    } else {
-        Err(pyo3::exceptions::PyFileNotFoundError::new_err(format!(
+    match breakthrough_cli::missing_directory(path) {
+        None => Ok(()),
+        Some(dir) => Err(pyo3::exceptions::PyFileNotFoundError::new_err(format!(
             "proof={}: no such directory {}",
             path.display(),
             dir.display()
-        )))
+        ))),
     }
 }
 

@@ -515,17 +515,12 @@ fn print_certificate(path: &Path, proof: &Proof, bytes: &[u8]) {
 
 /// Refuses a path whose directory does not exist.
 fn check_directory(flag: &str, path: &Path) -> Result<(), InputError> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    if dir.is_dir() {
-        Ok(())
-    } else {
-        Err(InputError(anyhow::anyhow!(
+    match breakthrough_cli::missing_directory(path) {
+        None => Ok(()),
+        Some(dir) => Err(InputError(anyhow::anyhow!(
             "{flag} {}: no such directory {}",
             path.display(),
             dir.display()
-        )))
+        ))),
     }
 }
