@@ -191,11 +191,10 @@ pub fn section(
         writeln!(text)?;
     }
     let mut ends: Vec<f64> = replays.iter().map(|r| r.end_share).collect();
+    let target = (!ends.is_empty()).then(|| median(&mut ends));
     for (board, points) in &open {
         let last = points.last().expect("two samples");
-        let projected = (!ends.is_empty())
-            .then(|| project(points, median(&mut ends)))
-            .flatten();
+        let projected = target.and_then(|target| project(points, target));
         writeln!(
             text,
             "{board}: {:.2}% of the top solved after {:.3e} nodes (samples from {:.3e} nodes on); projected end: {}.\n\n![{board}]({board}-progress.svg)\n",
@@ -205,7 +204,7 @@ pub fn section(
             projected.map_or("none (the share does not rise)".to_string(), |n| format!("{n:.3e} nodes"))
         )?;
         let path = dir.join(format!("{board}-progress.svg"));
-        std::fs::write(&path, picture(board, points, &replays)?)
+        std::fs::write(&path, picture(board, points, &replays, projected, target)?)
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
@@ -215,48 +214,68 @@ pub fn section(
 type Line<'a> = (String, &'a [(f64, f64)], &'a str);
 
 /// The measure against nodes: the open campaign's samples, and each replay's.
-fn picture(board: &str, points: &[(f64, f64)], replays: &[Replay]) -> anyhow::Result<String> {
+fn picture(
+    board: &str,
+    points: &[(f64, f64)],
+    replays: &[Replay],
+    projected: Option<f64>,
+    target: Option<f64>,
+) -> anyhow::Result<String> {
     let (width, height) = (720.0, 400.0);
     let (left, right, top, bottom) = (60.0, 560.0, 40.0, 350.0);
     let mut svg = svg_start(width, height)?;
     writeln!(
         svg,
-        r#"<text x="20" y="22" font-size="14">{board}: share of the DAG's top (depths 1-8) solved, against nodes</text>"#
+        r#"<text x="20" y="22" font-size="14">{board}: share of the DAG's top (depths 1-8) solved, against nodes (both log scale)</text>"#
     )?;
+    // Both axes are logarithmic: exponential growth is a straight line's slope
+    // against nodes, and the replays' nodes are 1% of 6x6's. Samples with nothing
+    // solved sit on the bottom edge.
     let most_x = points
         .iter()
         .map(|p| p.0)
         .chain(replays.iter().map(|r| r.nodes))
-        .fold(1.0f64, f64::max);
-    let most_y = points
-        .iter()
-        .map(|p| p.1)
-        .chain(replays.iter().flat_map(|r| r.points.iter().map(|p| p.1)))
-        .fold(0.01f64, f64::max);
-    let x = |n: f64| left + (right - left) * n / most_x;
-    let y = |s: f64| bottom - (bottom - top) * s / most_y;
+        .chain(projected)
+        .fold(1e7f64, f64::max);
+    let (low_x, high_x) = (6.0, most_x.log10().ceil());
+    let (low_y, high_y) = (-4.0, 0.0);
+    let x =
+        |n: f64| left + (right - left) * (n.max(1.0).log10().max(low_x) - low_x) / (high_x - low_x);
+    let y = |s: f64| {
+        bottom - (bottom - top) * (s.max(1e-9).log10().max(low_y) - low_y) / (high_y - low_y)
+    };
     writeln!(
         svg,
         r##"<rect x="{left}" y="{top}" width="{}" height="{}" fill="none" stroke="#999"/>"##,
         right - left,
         bottom - top
     )?;
-    for i in 0..=4 {
-        let share = most_y * f64::from(i) / 4.0;
+    for decade in low_y as i32..=high_y as i32 {
+        let share = 10f64.powi(decade);
         writeln!(
             svg,
-            r##"<text x="{}" y="{}" text-anchor="end">{:.1}%</text><line x1="{left}" x2="{right}" y1="{2}" y2="{2}" stroke="#eee"/>"##,
+            r##"<text x="{}" y="{}" text-anchor="end">{}%</text><line x1="{left}" x2="{right}" y1="{2}" y2="{2}" stroke="#eee"/>"##,
             left - 4.0,
             y(share) + 3.0,
-            y(share)
+            100.0 * share
         )?;
-        let nodes = most_x * f64::from(i) / 4.0;
+    }
+    for decade in low_x as i32..=high_x as i32 {
         writeln!(
             svg,
-            r#"<text x="{}" y="{}" text-anchor="middle">{:.2e}</text>"#,
-            x(nodes),
-            bottom + 14.0,
-            nodes
+            r#"<text x="{}" y="{}" text-anchor="middle">1e{decade}</text>"#,
+            x(10f64.powi(decade)),
+            bottom + 14.0
+        )?;
+    }
+    if let (Some(end), Some(target)) = (projected, target) {
+        writeln!(
+            svg,
+            r##"<circle cx="{:.1}" cy="{:.1}" r="4" fill="none" stroke="#1b9e77" stroke-width="2"/><text x="{:.1}" y="{:.1}" text-anchor="end">projected end</text>"##,
+            x(end),
+            y(target),
+            x(end) - 6.0,
+            y(target) - 6.0
         )?;
     }
     writeln!(
