@@ -19,6 +19,17 @@ import time
 import breakthrough as bt
 
 
+def per_second(call, items: list, rounds: int) -> float:
+    """The median over `rounds` of how many `items` a second `call` takes."""
+    rates = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        for item in items:
+            call(item)
+        rates.append(len(items) / (time.perf_counter() - started))
+    return statistics.median(rates)
+
+
 def solve_side_by_side(cli: str, rounds: int) -> None:
     python, command = [], []
     for _ in range(rounds):
@@ -49,13 +60,8 @@ def stored_positions(tablebase: bt.Tablebase, count: int) -> list:
 def probes(store: str, rounds: int) -> None:
     with bt.Tablebase(store, move_time=60) as tablebase:
         positions = stored_positions(tablebase, 2000)
-        rates = []
-        for _ in range(rounds):
-            started = time.perf_counter()
-            for position in positions:
-                tablebase.probe(position)
-            rates.append(len(positions) / (time.perf_counter() - started))
-    print(f"Tablebase.probe on {len(positions)} stored positions: {statistics.median(rates):,.0f} a second (median of {rounds})")
+        rate = per_second(tablebase.probe, positions, rounds)
+    print(f"Tablebase.probe on {len(positions)} stored positions: {rate:,.0f} a second (median of {rounds})")
 
 
 def conversions(rounds: int) -> None:
@@ -71,13 +77,8 @@ def conversions(rounds: int) -> None:
         while not state.is_terminal() and len(states) < 5000:
             states.append(state.clone())
             state.apply_action(rng.choice(state.legal_actions()))
-    rates = []
-    for _ in range(rounds):
-        started = time.perf_counter()
-        for state in states:
-            openspiel.to_position(state)
-        rates.append(len(states) / (time.perf_counter() - started))
-    print(f"openspiel.to_position on {len(states)} states of 5x6: {statistics.median(rates):,.0f} a second (median of {rounds})")
+    rate = per_second(openspiel.to_position, states, rounds)
+    print(f"openspiel.to_position on {len(states)} states of 5x6: {rate:,.0f} a second (median of {rounds})")
 
 
 def main() -> None:

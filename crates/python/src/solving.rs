@@ -60,18 +60,18 @@ pub fn interruptible<T: Send + 'static>(
     }
 }
 
-/// A positive duration from seconds, or the option's error.
-fn seconds(name: &str, value: Option<f64>) -> PyResult<Option<Duration>> {
-    match value {
-        None => Ok(None),
-        Some(s) if s.is_finite() && s > 0.0 => Duration::try_from_secs_f64(s)
-            .map(Some)
-            .map_err(|_| error(Kind::Option, format!("{name}={s} is too large"))),
-        Some(s) => Err(error(
+/// A number of seconds above 0 (and at most `most`, when given) as a duration, or
+/// the option's error: the one check of every time setting of the package.
+pub fn seconds(name: &str, value: f64, most: Option<f64>) -> PyResult<Duration> {
+    let bound = most.map_or(String::new(), |most| format!(", at most {most}"));
+    if !(value > 0.0 && most.is_none_or(|most| value <= most)) {
+        return Err(error(
             Kind::Option,
-            format!("{name} must be a positive number of seconds, not {s}"),
-        )),
+            format!("{name}={value}: give a number of seconds above 0{bound}"),
+        ));
     }
+    Duration::try_from_secs_f64(value)
+        .map_err(|_| error(Kind::Option, format!("{name}={value} is too large")))
 }
 
 /// A table size that fits the memory available now.
@@ -124,7 +124,9 @@ pub fn solve(
         table_mb: table_mb(tt_mb, system::default_table_mb(position.board(), length))?,
         limits: Limits {
             max_nodes: node_limit,
-            time_limit: seconds("time_limit", time_limit)?,
+            time_limit: time_limit
+                .map(|s| seconds("time_limit", s, None))
+                .transpose()?,
             stop: Some(Arc::clone(&stop)),
         },
         proof: proof.is_some(),

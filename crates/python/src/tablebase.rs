@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 
 use crate::errors::{error, Kind};
 use crate::position::{from_arg, side_name};
-use crate::solving::{table_mb, threads};
+use crate::solving::{seconds, table_mb, threads};
 
 /// A store opened with its solver pool and the runtime its waits run on.
 #[derive(Debug)]
@@ -42,17 +42,8 @@ fn store_error(err: StoreError) -> PyErr {
     error(Kind::Store, err.to_string())
 }
 
-/// A positive number of seconds, at most a day.
-fn seconds(name: &str, value: f64) -> PyResult<Duration> {
-    if value > 0.0 && value <= 86_400.0 {
-        Ok(Duration::from_secs_f64(value))
-    } else {
-        Err(error(
-            Kind::Option,
-            format!("{name}={value}: give a number of seconds above 0, at most 86400"),
-        ))
-    }
-}
+/// The longest time setting of a tablebase: a day, as `serve` allows.
+const MOST_SECONDS: Option<f64> = Some(86_400.0);
 
 fn outcome_name(outcome: MoveOutcome) -> &'static str {
     match outcome {
@@ -112,11 +103,11 @@ impl Tablebase {
             threads: self::threads(threads)?,
             queue: 64,
             table_mb: table_mb(Some(tt_mb), 0)?,
-            solve_limit: seconds("solve_limit", solve_limit)?,
+            solve_limit: seconds("solve_limit", solve_limit, MOST_SECONDS)?,
             slice: Duration::from_secs(1),
             retry_after: Duration::from_secs(600),
         };
-        let move_time = seconds("move_time", move_time)?;
+        let move_time = seconds("move_time", move_time, MOST_SECONDS)?;
         let path = store.clone();
         let open = py
             .detach(move || -> Result<Open, PyErrKind> {

@@ -7,6 +7,26 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, NamedTuple, Optional
 
 
+class _CliJson:
+    """What both results share: made from the CLI's JSON text, kept as it came."""
+
+    _json: str
+
+    @classmethod
+    def _fields(cls, data: Dict[str, Any]) -> Dict[str, Any]:
+        """The entries of `data` that are fields of `cls`."""
+        known = {name for name in cls.__dataclass_fields__ if not name.startswith("_")}  # type: ignore[attr-defined]
+        return {name: value for name, value in data.items() if name in known}
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The result as the CLI's JSON, parsed."""
+        return json.loads(self._json)
+
+    def to_json(self) -> str:
+        """The JSON text, byte for byte what the CLI prints with ``--json``."""
+        return self._json
+
+
 class RootMove(NamedTuple):
     """A root move the solve settled: its outcome for the side to move (``"win"``,
     ``"loss"`` or ``"unknown"``) and, with ``length=True`` or ``all_moves=True``,
@@ -18,7 +38,7 @@ class RootMove(NamedTuple):
 
 
 @dataclass(frozen=True)
-class SolveResult:
+class SolveResult(_CliJson):
     """The result of ``solve``: the fields of ``solve --json``. Nested objects
     (``stats``, ``solver``, ``proof``, ``length_search``, ``campaign``) are dicts as
     the JSON Schema describes them."""
@@ -47,8 +67,7 @@ class SolveResult:
     def from_json(cls, text: str) -> "SolveResult":
         """Reads ``solve --json``'s output (or a file ``solve --out`` wrote)."""
         data = json.loads(text)
-        known = {name for name in cls.__dataclass_fields__ if not name.startswith("_")}
-        values = {name: value for name, value in data.items() if name in known}
+        values = cls._fields(data)
         values["root_moves"] = [
             RootMove(m["move"], m["outcome"], m.get("length")) for m in data.get("root_moves", [])
         ]
@@ -59,17 +78,10 @@ class SolveResult:
         """Whether the winner is known (``status == "solved"``)."""
         return self.status == "solved"
 
-    def to_dict(self) -> Dict[str, Any]:
-        """The result as the CLI's JSON, parsed."""
-        return json.loads(self._json)
-
-    def to_json(self) -> str:
-        """The JSON text, byte for byte what ``solve --json`` prints."""
-        return self._json
 
 
 @dataclass(frozen=True)
-class VerifyReport:
+class VerifyReport(_CliJson):
     """What ``verify`` found: the fields of ``verify --json``. A certificate of one
     proof (or a campaign's top) has its figures at the top level (``board`` to
     ``depth_histogram``); a file of several parts (a length certificate) has them
@@ -103,14 +115,4 @@ class VerifyReport:
     @classmethod
     def from_json(cls, text: str) -> "VerifyReport":
         """Reads ``verify --json``'s output."""
-        data = json.loads(text)
-        known = {name for name in cls.__dataclass_fields__ if not name.startswith("_")}
-        return cls(**{k: v for k, v in data.items() if k in known}, _json=text)
-
-    def to_dict(self) -> Dict[str, Any]:
-        """The report as the CLI's JSON, parsed."""
-        return json.loads(self._json)
-
-    def to_json(self) -> str:
-        """The JSON text, byte for byte what ``verify --json`` prints."""
-        return self._json
+        return cls(**cls._fields(json.loads(text)), _json=text)
