@@ -25,7 +25,7 @@ use crate::race_rules::{
 };
 use crate::search::proven::ProvenElsewhere;
 use crate::search::team::Team;
-use crate::table::key::Key;
+use crate::table::key::{Key, MAX_HORIZON};
 use crate::table::pn::Pn;
 use crate::table::{Table, Tally};
 
@@ -146,6 +146,33 @@ fn out_of_plies(position: &Position, key: &Key) -> Option<Verdict> {
     } else {
         Verdict::OutOfPlies
     })
+}
+
+/// The keys whose entries may answer a bounded question (see
+/// `Dfpn::implied_by_other_bounds`): the same position two plies shorter, plain,
+/// and two plies longer; none for a plain key.
+#[inline]
+fn other_bounds(key: &Key) -> [Option<Key>; 3] {
+    let Some(plies) = key.plies_left() else {
+        return [None; 3];
+    };
+    let with_plies = |plies: u32| {
+        (plies <= MAX_HORIZON).then(|| Key {
+            horizon: plies as u8 + 1,
+            ..*key
+        })
+    };
+    [
+        plies.checked_sub(2).and_then(with_plies),
+        Some(Key { horizon: 0, ..*key }),
+        with_plies(plies + 2),
+    ]
+}
+
+/// Whether numbers are a proof or a disproof.
+#[inline]
+fn solved((phi, delta): &(Pn, Pn)) -> bool {
+    *phi == Pn::ZERO || *delta == Pn::ZERO
 }
 
 /// What deep df-pn (after Zhang, Iida & van den Herik 2017) adds to both initial
@@ -470,6 +497,26 @@ impl<'a> Dfpn<'a> {
         }
     }
 
+    /// A bounded question's answer that another entry of the same position implies:
+    /// who wins within `k - 2` plies wins within `k`; who does not win within
+    /// `k + 2`, or loses outright (the plain entry), does not win within `k`. The
+    /// length search asks its questions two plies apart over the table of its plain
+    /// solve, so such entries are there to be found.
+    #[inline]
+    fn implied_by_other_bounds(&self, key: &Key) -> Option<(Pn, Pn)> {
+        let plies = key.plies_left()?;
+        // Odd plies left: the side to move is the side the question is about.
+        let mover_is_winner = plies % 2 == 1;
+        let [fewer, plain, more] = other_bounds(key);
+        let entry = |key: Option<Key>| key.and_then(|key| self.table.probe(&key, key.hash()));
+        let winner_wins =
+            |(phi, delta): &(Pn, Pn)| (if mover_is_winner { *phi } else { *delta }) == Pn::ZERO;
+        entry(fewer)
+            .filter(winner_wins)
+            .or_else(|| entry(plain).filter(|numbers| !winner_wins(numbers) && solved(numbers)))
+            .or_else(|| entry(more).filter(|numbers| !winner_wins(numbers) && solved(numbers)))
+    }
+
     /// Initial numbers of a position seen for the first time, `depth` plies below the
     /// search's root (df-pn+ with mobility and an estimate, made deep): one good move
     /// proves a win, so `phi = 1`; every move must fail for a loss, so `delta` is the
@@ -488,7 +535,12 @@ impl<'a> Dfpn<'a> {
         }
         let verdict = match out_of_plies(position, key) {
             Some(verdict) => verdict,
-            None => self.rules_at(key).classify_leaf(position),
+            None => {
+                if let Some(numbers) = self.implied_by_other_bounds(key) {
+                    return numbers;
+                }
+                self.rules_at(key).classify_leaf(position)
+            }
         };
         self.race_rules.count(verdict);
         let moves = match verdict {
@@ -757,6 +809,9 @@ impl<'a> Dfpn<'a> {
             self.table.prefetch(child.hash);
             if let Some(proven) = self.config.proven {
                 proven.prefetch(child.hash);
+            }
+            for other in other_bounds(&child.key).into_iter().flatten() {
+                self.table.prefetch(other.hash());
             }
         }
     }
