@@ -8,8 +8,9 @@
 # one's certificate is verified. results/<board>-first-moves.json then lists each
 # first move: its outcome for the first player (win, loss or open), with the
 # campaign's seconds, nodes, runs and, when solved, its certificate's size and that
-# it verified; open ones give the root's proof and disproof numbers. Running the
-# script again continues the open campaigns.
+# it verified; open ones give the root's proof and disproof numbers;
+# results/<board>-first-moves.sha256 the SHA-256 of every verified certificate's
+# files. Running the script again continues the open campaigns.
 # Extra arguments go to `campaign run` (--threads, --tt-mb, --export-min, ...).
 # CAMPAIGNS=DIR keeps the campaigns in DIR/<board>-<move> instead of under
 # campaigns/ (scripts/frontier.sh). BREAKTHROUGH=PATH runs that binary instead of
@@ -56,10 +57,15 @@ while [ $((SECONDS - started)) -lt "$total" ]; do
   open=0
   for move in "${moves[@]}"; do
     [ -n "${done[$move]:-}" ] && continue
+    dir=$CAMPAIGNS/$board-$move
+    # Solved and verified by an earlier run of the script.
+    if [ -f "$dir/verify.txt" ]; then
+      done[$move]=1
+      continue
+    fi
     left=$((total - (SECONDS - started)))
     [ "$left" -le 0 ] && break
     run=$((left < slice ? left : slice))
-    dir=$CAMPAIGNS/$board-$move
     status=0
     $bin campaign run "$dir" "$board" --moves "$move" --time-limit "$run" --quiet "$@" ||
       status=$?
@@ -126,4 +132,12 @@ print(json.dumps({"board": board, "first_player": first, "moves": rows,
                  indent=1))
 PY
 mv "results/$board-first-moves.json.tmp" "results/$board-first-moves.json"
+# Each solved move's certificate files (they stay in its campaign), relative to
+# $CAMPAIGNS: `(cd $CAMPAIGNS && sha256sum -c FILE)` checks copies against it.
+for move in "${moves[@]}"; do
+  dir=$CAMPAIGNS/$board-$move
+  [ -f "$dir/verify.txt" ] || continue
+  scripts/certificate-sums.sh "$dir" | sed "s|  |  $board-$move/|"
+done > "results/$board-first-moves.sha256.tmp"
+mv "results/$board-first-moves.sha256.tmp" "results/$board-first-moves.sha256"
 cat "results/$board-first-moves.json"

@@ -145,7 +145,17 @@ pub fn winning_first_moves(
             let file: FirstMoves = read_json(&path, "a list of first moves")?;
             let moves = file.moves.iter().map(|m| (m.mv.clone(), m.outcome()));
             let moves = moves.collect();
-            (moves, format!(" (a campaign for each: [{name}]({name}))"))
+            // The certificates stay in the campaigns; their digests sit beside the list.
+            let sums = format!("{}-first-moves.sha256", r.board);
+            let digests = if dir.join(&sums).exists() {
+                format!("; SHA-256 of each certificate's files: [{sums}]({sums})")
+            } else {
+                String::new()
+            };
+            (
+                moves,
+                format!(" (a campaign for each: [{name}]({name}){digests})"),
+            )
         } else {
             let moves = r.result.root_moves.iter();
             (

@@ -276,6 +276,13 @@ fn report_lists_the_winning_first_moves() {
         readme.contains("- 3x6: 1 of 3 win (a2-a3), 1 lose, 1 not settled (a campaign for each: [3x6-first-moves.json](3x6-first-moves.json))"),
         "{readme}"
     );
+    // The certificates' digests, once the script has written them, are linked too.
+    std::fs::write(dir.join("3x6-first-moves.sha256"), "").unwrap();
+    let readme = report(&dir);
+    assert!(
+        readme.contains("(a campaign for each: [3x6-first-moves.json](3x6-first-moves.json); SHA-256 of each certificate's files: [3x6-first-moves.sha256](3x6-first-moves.sha256))"),
+        "{readme}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
