@@ -349,6 +349,20 @@ fn solve_json_has_the_fields() {
 }
 
 #[test]
+fn the_longest_race_looked_for_follows_the_board() {
+    // 4 moves below 36 squares, 5 from there up, unless --race-moves says otherwise.
+    let race_moves = |args: &[&str]| {
+        let (_, json) = solve_json(&[args, &["--max-nodes", "200"]].concat());
+        json["solver"]["race_moves"].as_u64()
+    };
+    assert_eq!(race_moves(&["5x5"]), Some(4));
+    assert_eq!(race_moves(&["7x5"]), Some(4));
+    assert_eq!(race_moves(&["6x6"]), Some(5));
+    assert_eq!(race_moves(&["6x6", "--race-moves", "3"]), Some(3));
+    assert_eq!(race_moves(&["5x5", "--race-moves", "6"]), Some(6));
+}
+
+#[test]
 fn solve_gives_the_winning_move_when_the_side_to_move_wins() {
     // Whoever wins here, a winner to move must name a move that keeps the win.
     let (code, json) = solve_json(&["5x5", "-p", "BBBBB/BBBBB/5/1W3/W1WWW b"]);

@@ -10,7 +10,7 @@
 //! - otherwise each such enemy piece must be captured at once: two of them lose,
 //!   and with one, only the captures of that piece are worth searching.
 
-use breakthrough_engine::{Bitboard, Color, Position, Step};
+use breakthrough_engine::{Bitboard, Board, Color, Position, Step};
 
 use crate::race_rules::race::race_win;
 
@@ -29,8 +29,24 @@ pub struct RaceRules {
 
 /// The default longest race win, chosen with `solve --race-moves K` on 5x5 and 6x5:
 /// shorter races leave more to df-pn, longer ones cost the race search more than they
-/// save it (`docs/performance-log.md`, "Race rules").
+/// save it (`docs/performance-log.md`, "Race rules"). Larger boards look one move
+/// further ([`default_race_moves`]).
 pub const DEFAULT_RACE_MOVES: u32 = 4;
+
+/// The smallest board, in squares, whose default longest race win is one move
+/// longer than [`DEFAULT_RACE_MOVES`]: on 6x6 that takes about a quarter of the
+/// nodes in about the same time, on 5x6 half the nodes in more time
+/// (`docs/performance-log.md`, "Race rules").
+pub const LONGER_RACES_MIN_SQUARES: u32 = 36;
+
+/// The longest race win looked for on `board` unless asked otherwise.
+pub fn default_race_moves(board: Board) -> u32 {
+    if board.squares() >= LONGER_RACES_MIN_SQUARES {
+        DEFAULT_RACE_MOVES + 1
+    } else {
+        DEFAULT_RACE_MOVES
+    }
+}
 
 /// The longest race win df-pn looks for in a position it has just generated (each
 /// child of an expanded position); the longer ones, which cost more, only when it
@@ -61,6 +77,15 @@ impl Default for RaceRules {
 }
 
 impl RaceRules {
+    /// All the rules, with the board's default longest race win
+    /// ([`default_race_moves`]).
+    pub fn for_board(board: Board) -> RaceRules {
+        RaceRules {
+            enabled: true,
+            race_moves: default_race_moves(board),
+        }
+    }
+
     /// Only the end of the game: plain search, for ablation.
     pub const NONE: RaceRules = RaceRules {
         enabled: false,

@@ -12,7 +12,7 @@ use breakthrough_cli::write_atomically;
 use breakthrough_engine::{Color, Position};
 use breakthrough_result::{LengthSearch, Outcome, Side, SolveResult};
 use breakthrough_solver::estimate::DEFAULT_WEIGHT;
-use breakthrough_solver::race_rules::DEFAULT_RACE_MOVES;
+use breakthrough_solver::race_rules::default_race_moves;
 use breakthrough_solver::{
     check_earlier, Algorithm, Limits, Probe, Proof, RaceRules, Solution, SolveOptions,
 };
@@ -52,12 +52,11 @@ pub struct SolveArgs {
     #[arg(long, alias = "no-patterns")]
     pub no_race_rules: bool,
 
-    /// Longest race win the rules look for, in moves of the side to move; df-pn
-    /// looks for wins one move longer in the positions it returns to, on boards of
-    /// 30 squares or more.
-    #[arg(long, value_name = "K", default_value_t = DEFAULT_RACE_MOVES,
-          value_parser = clap::value_parser!(u32).range(1..=6))]
-    pub race_moves: u32,
+    /// Longest race win the rules look for, in moves of the side to move [default:
+    /// 4, 5 on boards of 36 squares or more]; df-pn looks for wins one move longer
+    /// in the positions it returns to, on boards of 30 squares or more.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=6))]
+    pub race_moves: Option<u32>,
 
     /// Deep df-pn's depth bias D: a new position d plies below the root starts with
     /// D - 1 - d added to both its proof and disproof numbers, so that the search
@@ -211,7 +210,9 @@ fn solve_options(args: &SolveArgs, position: &Position) -> anyhow::Result<SolveO
         } else {
             RaceRules {
                 enabled: true,
-                race_moves: args.race_moves,
+                race_moves: args
+                    .race_moves
+                    .unwrap_or_else(|| default_race_moves(position.board())),
             }
         },
         proof: args.proof.is_some(),

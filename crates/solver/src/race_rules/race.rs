@@ -135,19 +135,36 @@ impl Geometry {
         side: usize,
         movers: u64,
         onto: u64,
+        visit: impl FnMut(Step) -> bool,
+    ) -> Option<Step> {
+        self.find_move_in_order(armies, side, movers, &[onto], visit)
+    }
+
+    /// [`Geometry::find_move`] with the targets in `ontos` tried in that order,
+    /// each set's moves before the next set's, from one computation of the moves.
+    #[inline]
+    fn find_move_in_order(
+        &self,
+        armies: &Armies,
+        side: usize,
+        movers: u64,
+        ontos: &[u64],
         mut visit: impl FnMut(Step) -> bool,
     ) -> Option<Step> {
-        for (set, offset) in self.targets(armies, side, movers) {
-            let mut set = set & onto;
-            while set != 0 {
-                let to = set.trailing_zeros();
-                set &= set - 1;
-                let step = Step {
-                    from: (to as i32 - offset) as u8,
-                    to: to as u8,
-                };
-                if visit(step) {
-                    return Some(step);
+        let targets = self.targets(armies, side, movers);
+        for &onto in ontos {
+            for (set, offset) in targets {
+                let mut set = set & onto;
+                while set != 0 {
+                    let to = set.trailing_zeros();
+                    set &= set - 1;
+                    let step = Step {
+                        from: (to as i32 - offset) as u8,
+                        to: to as u8,
+                    };
+                    if visit(step) {
+                        return Some(step);
+                    }
                 }
             }
         }
@@ -204,16 +221,17 @@ impl Geometry {
         if self.closed_forms && k == 2 && threats == 0 {
             return self.wins_in_two(armies, us);
         }
-        // Under a threat only its captures can help; otherwise only the pieces that
-        // can still reach the goal in time.
-        let (movers, onto) = if threats != 0 {
-            (armies[us], threats)
-        } else {
-            (armies[us] & self.within(us, k), self.cells)
-        };
-        self.find_move(armies, us, movers, onto, |step| {
-            self.every_reply_loses(&play(armies, us, step), 1 - us, k - 1)
-        })
+        let wins = |step| self.every_reply_loses(&play(armies, us, step), 1 - us, k - 1);
+        // Under a threat only its captures can help.
+        if threats != 0 {
+            return self.find_move(armies, us, armies[us], threats, wins);
+        }
+        // Otherwise only the pieces that can still reach the goal in time, the moves
+        // onto the rank before the goal first: a win is likelier there, and one ends
+        // the search.
+        let movers = armies[us] & self.within(us, k);
+        let near = self.pre_goal[us];
+        self.find_move_in_order(armies, us, movers, &[near, self.cells & !near], wins)
     }
 
     /// [`Geometry::wins_within`] two moves, with no runner and no threat, in closed
@@ -283,16 +301,18 @@ impl Geometry {
             }
             self.cells
         };
-        // Captures first: they are the likely refutations, and one ends the search.
-        for onto in [onto & armies[us], onto & !armies[us]] {
-            let refuted = self.find_move(armies, them, armies[them], onto, |reply| {
-                self.wins_within(&play(armies, them, reply), us, k)
-                    .is_none()
-            });
-            if refuted.is_some() {
-                return false;
-            }
-        }
-        true
+        // Captures first, then the opponent's threats, which must be answered at once:
+        // they are the likely refutations, and one ends the search.
+        let quiet = onto & !armies[us];
+        let ontos = [
+            onto & armies[us],
+            quiet & self.pre_goal[them],
+            quiet & !self.pre_goal[them],
+        ];
+        let refuted = self.find_move_in_order(armies, them, armies[them], &ontos, |reply| {
+            self.wins_within(&play(armies, them, reply), us, k)
+                .is_none()
+        });
+        refuted.is_none()
     }
 }
