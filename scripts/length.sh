@@ -6,7 +6,8 @@
 # of its questions there, and the next run goes on from them (--length-resume):
 # each run asks only questions no run answered before. What the runs do not keep
 # is the table, so the question a run cut short starts over in the next one.
-# Extra arguments go to `solve` (--threads, --tt-mb, ...).
+# A run that fails after its questions keeps their answers too.
+# Extra arguments go to `solve` (--threads, --tt-mb, --length-guess, ...).
 # Exit code: 0 the length is found, 3 not yet.
 # BREAKTHROUGH=PATH runs that binary instead of building this checkout's.
 # Usage: scripts/length.sh BOARD [SECONDS] [solve options]
@@ -33,14 +34,17 @@ if [ -f "$out" ]; then
   resume=(--length-resume "$out")
 fi
 tmp=$out.tmp
+named_winner() { [ -f "$1" ] && grep -qE '^  "winner": "(white|black)"' "$1"; }
 status=0
 "$bin" solve "$board" --length ${resume[@]+"${resume[@]}"} --time-limit "$seconds" --quiet \
   --out "$tmp" "$@" || status=$?
-if [ "$status" -ne 0 ] && [ "$status" -ne 3 ]; then
+# A run that failed after its questions (writing the certificate, say) still wrote
+# their answers: they are kept, and the next run goes on from them.
+if [ "$status" -ne 0 ] && [ "$status" -ne 3 ] && ! named_winner "$tmp"; then
   rm -f "$tmp"
   exit "$status"
 fi
-if ! grep -qE '^  "winner": "(white|black)"' "$tmp"; then
+if ! named_winner "$tmp"; then
   rm -f "$tmp"
   echo "$board: the solve itself did not finish; nothing recorded" >&2
   exit 3
@@ -48,5 +52,9 @@ fi
 # The new file holds the earlier answers too: it replaces the old one.
 mv "$tmp" "$out"
 echo "$board: recorded in $out"
+if [ "$status" -ne 0 ] && [ "$status" -ne 3 ]; then
+  echo "$board: solve failed (exit $status, above) after its answers were recorded" >&2
+  exit "$status"
+fi
 [ -n "$(length_of "$out")" ] && exit 0
 exit 3

@@ -56,7 +56,7 @@ fn part(part: &Certificate) -> PartSummary {
 /// questions answered and the one cut short.
 fn partial_length(partial: &PartialLength) -> PartialLengthSearch {
     PartialLengthSearch {
-        at_least: partial.at_least(),
+        at_least: partial.at_least,
         nodes: partial.nodes(),
         seconds: partial.seconds(),
         probes: probes(&partial.probes),
@@ -244,7 +244,7 @@ fn stats(
 }
 
 fn solver(solution: &Solution, options: &SolveOptions) -> Solver {
-    let race_rules = &options.race_rules;
+    let race_rules = &options.race_rules_of(solution.position.board());
     Solver {
         algorithm: options.algorithm.name().to_string(),
         race_rules: race_rules.enabled,
@@ -258,6 +258,7 @@ fn solver(solution: &Solution, options: &SolveOptions) -> Solver {
             max_nodes: options.limits.max_nodes,
             time_limit: options.limits.time_limit.map(|d| d.as_secs_f64()),
             length_resumed: options.length_earlier.is_some(),
+            length_guess: options.length_guess,
         }),
         table_mb: options.table_mb as u64,
         threads: options.threads as u64,

@@ -791,6 +791,53 @@ fn a_stopped_length_search_reports_its_questions() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `--length-guess` starts the questions there, goes down after each "yes" and up
+/// after each "no", and finds the same length; the JSON says where it started.
+#[test]
+fn a_length_guess_starts_the_questions_there() {
+    let asked = |guess: &str| -> (u64, Vec<(u64, bool)>, serde_json::Value) {
+        let output = run(&[
+            "solve",
+            "4x4",
+            "--length",
+            "--length-guess",
+            guess,
+            "--threads",
+            "1",
+            "--json",
+            "--quiet",
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+        let probes = json["length_search"]["probes"].as_array().unwrap();
+        let answers = probes
+            .iter()
+            .map(|p| (p["plies"].as_u64().unwrap(), p["wins"].as_bool().unwrap()))
+            .collect();
+        let length = json["length"].as_u64().unwrap();
+        (length, answers, json["solver"]["length_guess"].clone())
+    };
+    // 4x4 lasts 14 plies, black winning: its questions are of even plies.
+    assert_eq!(
+        asked("18"),
+        (
+            14,
+            vec![(18, true), (16, true), (14, true), (12, false)],
+            serde_json::json!(18)
+        )
+    );
+    assert_eq!(asked("11").1, [(12, false), (14, true)]);
+    assert_eq!(asked("0").1.len(), 7);
+    assert_input_error(&["solve", "4x4", "--length-guess", "14"], "add --length");
+    let output = run(&["solve", "4x4", "--length", "--length-guess", "400"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("not in 0..=253"),
+        "{}",
+        stderr(&output)
+    );
+}
+
 /// `campaign run` killed with SIGKILL at random moments, continued each time by the
 /// same command, ends with the right answer and a certificate that `verify DIR`
 /// accepts; SIGTERM stops a run cleanly (exit 3), also when sent twice (the parts

@@ -29,7 +29,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use breakthrough_engine::{Board, Position};
-use breakthrough_solver::{solve, Limits, RaceRules, SolveOptions};
+use breakthrough_solver::{solve, Limits, SolveOptions};
 
 use crate::answers::Answers;
 use crate::api::{BoardResult, ResultsAnswer};
@@ -246,7 +246,6 @@ pub fn prepare(
                 threads,
                 length: true,
                 all_moves: true,
-                race_rules: RaceRules::for_board(position.board()),
                 limits: Limits {
                     stop: Some(Arc::clone(&stop)),
                     ..Limits::default()

@@ -18,7 +18,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use breakthrough_engine::Position;
-use breakthrough_solver::{solve, Key, Limits, RaceRules, Solution, SolveOptions};
+use breakthrough_solver::{solve, Key, Limits, Solution, SolveOptions};
 use tokio::sync::watch;
 
 use crate::store::{Known, Store};
@@ -361,7 +361,6 @@ fn solve_one(shared: &Shared, position: &Position, stop: Arc<AtomicBool>) -> Opt
         threads: 1,
         length: true,
         all_moves: true,
-        race_rules: RaceRules::for_board(position.board()),
         limits: Limits {
             time_limit: Some(shared.settings.solve_limit),
             stop: Some(stop),

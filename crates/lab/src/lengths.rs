@@ -103,11 +103,15 @@ fn length_command(board: &str, result: &SolveResult) -> String {
     let solver = &result.solver;
     let search = solver.search.as_ref();
     format!(
-        "`solve {board} --length{} --threads {} --tt-mb {}{}{}`",
+        "`solve {board} --length{}{} --threads {} --tt-mb {}{}{}`",
         if search.is_some_and(|s| s.length_resumed) {
             format!(" --length-resume {board}-length.json")
         } else {
             String::new()
+        },
+        match search.and_then(|s| s.length_guess) {
+            Some(guess) => format!(" --length-guess {guess}"),
+            None => String::new(),
         },
         solver.threads,
         solver.table_mb,

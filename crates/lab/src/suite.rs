@@ -15,7 +15,7 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use breakthrough_cli::InputError;
 use breakthrough_engine::{Board, Color, Position};
-use breakthrough_solver::{solve, Key, Limits, RaceRules, SolveOptions};
+use breakthrough_solver::{solve, Key, Limits, SolveOptions};
 use clap::Args;
 
 /// Make a suite of positions for `bench --suite`: seeded random games of
@@ -231,7 +231,6 @@ fn board_entries(board: Board, args: &SuiteArgs, rng: &mut fastrand::Rng) -> Vec
         }
         let options = SolveOptions {
             table_mb: args.tt_mb,
-            race_rules: RaceRules::for_board(position.board()),
             limits: Limits {
                 max_nodes: Some(args.max_nodes),
                 ..Limits::default()

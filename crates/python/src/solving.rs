@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use breakthrough_cli::solve_result::{solve_result, Written};
 use breakthrough_cli::verification::verify_path;
 use breakthrough_cli::{search, system, write_atomically};
-use breakthrough_solver::{Limits, RaceRules, SolveOptions};
+use breakthrough_solver::{Limits, SolveOptions};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
@@ -133,7 +133,6 @@ pub fn solve(
         threads: self::threads(threads)?,
         length,
         all_moves,
-        race_rules: RaceRules::for_board(position.board()),
         ..SolveOptions::default()
     };
     let (solution, course, options) = interruptible(py, stop, move || {

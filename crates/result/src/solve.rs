@@ -183,4 +183,8 @@ pub struct SearchSettings {
     pub time_limit: Option<f64>,
     /// Whether the length search went on from an earlier run.
     pub length_resumed: bool,
+    /// Where the length's questions started (`solve --length-guess`); absent when
+    /// they started at the shortest game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub length_guess: Option<u32>,
 }

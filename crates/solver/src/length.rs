@@ -35,6 +35,10 @@ pub(crate) mod answers;
 
 pub use answers::{GameLength, PartialLength, Probe, Unanswered};
 
+/// The longest guess [`exact_length`] takes as it is: one ply short of the longest
+/// question a key holds, so that a guess of the wrong parity still fits.
+pub const MAX_LENGTH_GUESS: u32 = crate::table::key::MAX_HORIZON - 1;
+
 /// The plies of the first question about `position`, which `winner` wins: the least
 /// a game can last (0 if it is over, 1 if `winner` moves, else 2). Every question
 /// asked is that plus an even number.
@@ -135,34 +139,58 @@ pub fn wins_within(
     }
 }
 
+/// The plies of the next question, after the answers so far: two below the
+/// shortest "yes", the guess while nothing brackets it, or two above the longest
+/// "no"; `None` once a "yes" has a "no" (or no game) two plies below it, which makes
+/// that "yes" the length.
+fn next_question(least: u32, guess: Option<u32>, answers: &[Probe]) -> Option<u32> {
+    let above_no = longest_no(answers).map_or(least, |no| no + 2);
+    match shortest_yes(answers) {
+        Some(yes) if yes <= above_no => None,
+        Some(yes) => Some(yes - 2),
+        // A guess of the wrong parity counts as one ply more.
+        None => Some(guess.map_or(above_no, |g| {
+            let g = g.min(MAX_LENGTH_GUESS).max(above_no);
+            g + (g - least) % 2
+        })),
+    }
+}
+
 /// The exact length of `position`, which `winner` wins (as a solve proved), over
-/// `table`: questions from the least a game can last upwards, two plies at a time,
-/// until a "yes". `earlier` are answers of an earlier search of the same position
-/// that a limit stopped ([`PartialLength::answers`]), taken as they are (check them
-/// with [`check_earlier`]): the questions go on past its longest "no", and a "yes"
-/// of its ends them. `options.limits` apply to all the questions together; stopped
-/// by them, it says how far it got.
+/// `table`. The first question is of `guess` plies if given (else of the least a
+/// game can last); then it asks two plies lower after each "yes" and two higher
+/// after each "no", until a "yes" has a "no" two plies below it. `earlier` are
+/// answers of an earlier search of the same position that a limit stopped
+/// ([`PartialLength::answers`]), taken as they are (check them with
+/// [`check_earlier`]); they count like answers of this search. `options.limits`
+/// apply to all the questions together; stopped by them, it says how far it got.
 pub fn exact_length(
     position: &Position,
     winner: Color,
     earlier: &[Probe],
+    guess: Option<u32>,
     options: &SolveOptions,
     table: &Table,
     observer: &mut dyn FnMut(&Progress),
 ) -> Result<GameLength, (Stop, PartialLength)> {
     let started = Instant::now();
+    let least = least_plies(position, winner);
     let mut probes: Vec<Probe> = Vec::new();
-    let known_yes = shortest_yes(earlier);
-    let mut plies = longest_no(earlier).map_or_else(|| least_plies(position, winner), |no| no + 2);
     loop {
-        if known_yes.is_some_and(|yes| yes <= plies) {
-            // Answered before: the winner wins within these plies, not two fewer.
+        let answers = [earlier, &probes[..]].concat();
+        let Some(plies) = next_question(least, guess, &answers) else {
             return Ok(GameLength {
-                plies,
+                plies: shortest_yes(&answers).expect("a yes ends the questions"),
                 probes,
                 earlier: earlier.to_vec(),
             });
-        }
+        };
+        // Nothing lasts longer than the longest game: a bug, not a position.
+        assert!(
+            plies <= crate::table::key::MAX_HORIZON + 2,
+            "no win within {} plies at {position}, which {winner} wins",
+            plies - 2
+        );
         let used = probes.iter().map(|p| p.nodes).sum();
         let asked = options
             .limits
@@ -182,31 +210,19 @@ pub fn exact_length(
                 };
                 wins_within(position, winner, plies, &options, table, observer)
             });
-        let probe = match asked {
-            Ok(probe) => probe,
+        match asked {
+            Ok(probe) => probes.push(probe),
             Err((stop, unanswered)) => {
+                let at_least = longest_no(&answers).map_or(least, |no| no + 2);
                 let partial = PartialLength {
+                    at_least,
                     probes,
                     unanswered,
                     earlier: earlier.to_vec(),
                 };
                 return Err((stop, partial));
             }
-        };
-        probes.push(probe);
-        if probe.wins {
-            return Ok(GameLength {
-                plies,
-                probes,
-                earlier: earlier.to_vec(),
-            });
         }
-        // Nothing lasts longer than the longest game: a bug, not a position.
-        assert!(
-            plies <= crate::table::key::MAX_HORIZON,
-            "no win within {plies} plies at {position}, which {winner} wins"
-        );
-        plies += 2;
     }
 }
 

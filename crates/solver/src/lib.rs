@@ -47,7 +47,7 @@ mod table;
 
 pub use breakthrough_proof::{Certificate, Claim};
 pub use certificate::extract::{ExtractError, Proof, ProofWriting};
-pub use length::{check_earlier, GameLength, PartialLength, Probe, Unanswered};
+pub use length::{check_earlier, GameLength, PartialLength, Probe, Unanswered, MAX_LENGTH_GUESS};
 pub use limits::{Limits, Stop};
 pub use options::{Algorithm, SolveOptions, DEFAULT_PROOF_MB};
 pub use progress::{Phase, Progress, SearchStats};

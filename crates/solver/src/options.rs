@@ -6,7 +6,7 @@ use breakthrough_engine::{Board, Color, Position};
 use crate::length::answers::Probe;
 use crate::limits::Limits;
 use crate::progress::Phase;
-use crate::race_rules::RaceRules;
+use crate::race_rules::{default_race_moves, RaceRules};
 use crate::search::dfpn::{bias_for, DfpnConfig};
 use crate::table::key::Key;
 
@@ -39,8 +39,11 @@ pub struct SolveOptions {
     pub limits: Limits,
     /// `1/epsilon` for df-pn's 1+epsilon trick (4 means epsilon = 1/4).
     pub inverse_epsilon: u32,
-    /// The race rules to apply (all, by default).
-    pub race_rules: RaceRules,
+    /// Whether the race rules apply (they do by default; off only for ablation).
+    pub race_rules: bool,
+    /// The longest race win looked for, in moves; `None`, the default: the board's
+    /// (see [`SolveOptions::race_rules_of`]).
+    pub race_moves: Option<u32>,
     /// Extract a certificate after a successful solve (see [`crate::certificate`]).
     pub proof: bool,
     /// MiB of the extraction's memory of the positions it has written, to refer
@@ -63,6 +66,10 @@ pub struct SolveOptions {
     /// only if the solve proves the same winner (check them with
     /// [`crate::length::check_earlier`] first).
     pub length_earlier: Option<(Color, Vec<Probe>)>,
+    /// The root's length as guessed, asked first (see [`crate::length::exact_length`]):
+    /// a good guess leaves out the questions below it, which cost most of a search
+    /// from the shortest game up on the larger boards.
+    pub length_guess: Option<u32>,
     /// Solve every move at the root (and, with `length`, find each one's length).
     pub all_moves: bool,
     /// Deep df-pn's `D`, how much more a leaf near the root is taken to cost (0:
@@ -82,11 +89,24 @@ impl SolveOptions {
         bias_for(self.depth_bias, board)
     }
 
-    /// How df-pn searches with these options.
-    pub(crate) fn dfpn_config(&self) -> DfpnConfig<'static> {
+    /// The race rules a search of `board` applies: none, or every rule with
+    /// [`SolveOptions::race_moves`] or, by default, the board's longest race win
+    /// ([`default_race_moves`]).
+    pub fn race_rules_of(&self, board: Board) -> RaceRules {
+        if !self.race_rules {
+            return RaceRules::NONE;
+        }
+        RaceRules {
+            enabled: true,
+            race_moves: self.race_moves.unwrap_or_else(|| default_race_moves(board)),
+        }
+    }
+
+    /// How df-pn searches `board` with these options.
+    pub(crate) fn dfpn_config(&self, board: Board) -> DfpnConfig<'static> {
         DfpnConfig {
             inverse_epsilon: self.inverse_epsilon,
-            race_rules: self.race_rules,
+            race_rules: self.race_rules_of(board),
             depth_bias: self.depth_bias,
             estimate_weight: self.estimate_weight,
             phase: Phase::Search,
@@ -115,7 +135,8 @@ impl Default for SolveOptions {
             table_mb: 64,
             limits: Limits::default(),
             inverse_epsilon: 4,
-            race_rules: RaceRules::default(),
+            race_rules: true,
+            race_moves: None,
             proof: false,
             proof_mb: DEFAULT_PROOF_MB,
             settle_plies: breakthrough_proof::DEFAULT_SETTLE_PLIES,
@@ -123,9 +144,35 @@ impl Default for SolveOptions {
             within: None,
             length: false,
             length_earlier: None,
+            length_guess: None,
             all_moves: false,
             depth_bias: None,
             estimate_weight: crate::estimate::DEFAULT_WEIGHT,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every front end leaves the race length to the solver, which looks one move
+    /// further on the larger boards unless told a length or told no rules at all.
+    #[test]
+    fn the_race_rules_follow_the_board_unless_told() {
+        let board = |size: &str| size.parse::<Board>().unwrap();
+        let default = SolveOptions::default();
+        assert_eq!(default.race_rules_of(board("5x6")).race_moves, 4);
+        assert_eq!(default.race_rules_of(board("6x6")).race_moves, 5);
+        let told = SolveOptions {
+            race_moves: Some(3),
+            ..SolveOptions::default()
+        };
+        assert_eq!(told.race_rules_of(board("6x6")).race_moves, 3);
+        let plain = SolveOptions {
+            race_rules: false,
+            ..told
+        };
+        assert!(!plain.race_rules_of(board("6x6")).enabled);
     }
 }

@@ -77,15 +77,6 @@ impl Default for RaceRules {
 }
 
 impl RaceRules {
-    /// All the rules, with the board's default longest race win
-    /// ([`default_race_moves`]).
-    pub fn for_board(board: Board) -> RaceRules {
-        RaceRules {
-            enabled: true,
-            race_moves: default_race_moves(board),
-        }
-    }
-
     /// Only the end of the game: plain search, for ablation.
     pub const NONE: RaceRules = RaceRules {
         enabled: false,

@@ -114,7 +114,12 @@ fn search(
         Algorithm::Dfpn => parallel::search(position, options, table, observer),
         Algorithm::Reference => {
             let budget = Budget::new(options.limits.clone());
-            let mut search = reference::Reference::new(table, budget, options.race_rules, observer);
+            let mut search = reference::Reference::new(
+                table,
+                budget,
+                options.race_rules_of(position.board()),
+                observer,
+            );
             let outcome = search.solve_root(position);
             let root = match outcome {
                 Ok((true, _)) => (Pn::ZERO, Pn::INF),
@@ -145,8 +150,16 @@ fn find_length(
         Some((about, answers)) if *about == winner => &answers[..],
         _ => &[],
     };
-    length::exact_length(position, winner, earlier, &options, table, observer)
-        .map_err(|(stop, partial)| (stop, Some(partial)))
+    length::exact_length(
+        position,
+        winner,
+        earlier,
+        options.length_guess,
+        &options,
+        table,
+        observer,
+    )
+    .map_err(|(stop, partial)| (stop, Some(partial)))
 }
 
 /// The certificate that `winner` wins (of the length `plies`, when found), written
@@ -168,7 +181,7 @@ fn prove(
     let team = Team::new(1);
     let config = DfpnConfig {
         phase: Phase::Proof,
-        ..options.dfpn_config()
+        ..options.dfpn_config(position.board())
     };
     let mut search = Dfpn::new(table, &team, limits, config, observer);
     let writing = ProofWriting {
@@ -232,9 +245,16 @@ fn solve_root_moves(
                 limits: options.limits.after(started.elapsed(), nodes)?,
                 ..options.clone()
             };
-            let found =
-                length::exact_length(&child, child_winner, &[], &options, table, &mut report)
-                    .map_err(|(stop, _)| stop)?;
+            let found = length::exact_length(
+                &child,
+                child_winner,
+                &[],
+                None,
+                &options,
+                table,
+                &mut report,
+            )
+            .map_err(|(stop, _)| stop)?;
             nodes += found.nodes();
             root_move.length = Some(1 + found.plies);
         }

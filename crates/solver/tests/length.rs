@@ -152,6 +152,7 @@ fn random_positions_have_the_minimax_length() {
     let mut rng = fastrand::Rng::with_seed(13);
     let mut checked = HashMap::new();
     let mut resumes = 0;
+    let mut guesses = 0;
     for size in ["4x5", "5x5", "6x4", "4x6"] {
         let board: Board = size.parse().unwrap();
         let mut count = 0;
@@ -165,7 +166,13 @@ fn random_positions_have_the_minimax_length() {
             let Some(value) = Minimax::new(200_000).value(&position) else {
                 continue;
             };
-            let options = length_options(count % 10 == 0, false);
+            let mut options = length_options(count % 10 == 0, false);
+            if count % 3 == 1 {
+                // A guess anywhere from the shortest game to past the length: the
+                // same length, from questions going down as well as up.
+                options.length_guess = Some(rng.u32(0..value.1 + 10));
+                guesses += 1;
+            }
             let mut solution = solve(&position, &options, &mut |_| {});
             let length_nodes = solution.length.as_ref().map_or(0, |l| l.nodes());
             if length_nodes > 2 {
@@ -209,6 +216,10 @@ fn random_positions_have_the_minimax_length() {
     assert!(
         resumes >= 25,
         "only {resumes} length searches gone on from a stopped one"
+    );
+    assert!(
+        guesses >= 100,
+        "only {guesses} length searches from a guess"
     );
 }
 

@@ -41,7 +41,7 @@ fn start_positions_agree_with_the_rules_only_search() {
             assert_eq!(wins, Some(truth), "{size} {algorithm:?}");
             // And without any race rules (the ablation's plain search).
             let plain = SolveOptions {
-                race_rules: RaceRules::NONE,
+                race_rules: false,
                 ..options(algorithm, None)
             };
             let solution = solve(&start, &plain, &mut |_| {});
@@ -445,10 +445,7 @@ fn longer_races_where_the_search_returns_are_right() {
     for (race_moves, longer) in [3, 4].into_iter().zip(&mut longer) {
         let proving = |max_nodes| SolveOptions {
             proof: true,
-            race_rules: RaceRules {
-                enabled: true,
-                race_moves,
-            },
+            race_moves: Some(race_moves),
             ..options(Algorithm::Dfpn, max_nodes)
         };
         for size in ["6x5", "5x6", "7x5"] {

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use anyhow::ensure;
 use breakthrough_engine::{perft, Board, Color, Position};
-use breakthrough_solver::{solve, RaceRules, SolveOptions};
+use breakthrough_solver::{solve, SolveOptions};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 
@@ -150,7 +150,6 @@ fn run_solves(args: &CaseArgs) -> anyhow::Result<Vec<SolveCase>> {
         let options = SolveOptions {
             table_mb,
             threads: 1,
-            race_rules: RaceRules::for_board(board),
             ..SolveOptions::default()
         };
         let solution = solve(&Position::start(board), &options, &mut |_| {});

@@ -12,10 +12,7 @@ use breakthrough_cli::write_atomically;
 use breakthrough_engine::{Color, Position};
 use breakthrough_result::{LengthSearch, Outcome, Side, SolveResult};
 use breakthrough_solver::estimate::DEFAULT_WEIGHT;
-use breakthrough_solver::race_rules::default_race_moves;
-use breakthrough_solver::{
-    check_earlier, Algorithm, Limits, Probe, Proof, RaceRules, Solution, SolveOptions,
-};
+use breakthrough_solver::{check_earlier, Algorithm, Limits, Probe, Proof, Solution, SolveOptions};
 use clap::{Args, ValueEnum};
 
 use crate::args::PositionArgs;
@@ -137,6 +134,16 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE")]
     pub length_resume: Option<PathBuf>,
 
+    /// With --length: ask first whether the winner wins within PLIES plies, then two
+    /// plies fewer after each yes and two more after each no, until a yes has a no
+    /// two plies below it. Without it the questions start at the shortest game; a
+    /// good guess (an earlier run's length, say) leaves out the questions below it.
+    /// The length found does not depend on the guess, only the time it takes. PLIES
+    /// of the wrong parity for the winner count as one more
+    #[arg(long, value_name = "PLIES",
+          value_parser = clap::value_parser!(u32).range(0..=i64::from(breakthrough_solver::MAX_LENGTH_GUESS)))]
+    pub length_guess: Option<u32>,
+
     /// Solve every legal move at the root, not only one winning move: each one's
     /// outcome and, with --length, its length (the plies to the end of the game after
     /// it, the move counted).
@@ -205,22 +212,15 @@ fn solve_options(args: &SolveArgs, position: &Position) -> anyhow::Result<SolveO
             time_limit,
             stop: Some(stop),
         },
-        race_rules: if args.no_race_rules {
-            RaceRules::NONE
-        } else {
-            RaceRules {
-                enabled: true,
-                race_moves: args
-                    .race_moves
-                    .unwrap_or_else(|| default_race_moves(position.board())),
-            }
-        },
+        race_rules: !args.no_race_rules,
+        race_moves: args.race_moves,
         proof: args.proof.is_some(),
         proof_mb: args.proof_mb,
         settle_plies: args.settle_plies,
         threads,
         length: args.length,
         length_earlier,
+        length_guess: args.length_guess,
         all_moves: args.all_moves,
         depth_bias: args.depth_bias,
         estimate_weight: args.estimate_weight,
@@ -275,6 +275,11 @@ fn length_earlier(
         (Some(path), true) => Some(earlier_answers(path, position)?),
         (None, _) => None,
     };
+    if args.length_guess.is_some() && !args.length {
+        return Err(InputError(anyhow::anyhow!(
+            "--length-guess is where the length's questions start: add --length"
+        )));
+    }
     Ok(length_earlier)
 }
 
@@ -461,7 +466,7 @@ fn print_length(solution: &Solution) {
         let answered = partial.probes.len();
         outln!(
             "length     at least {} plies: {answered} question{} answered{}, stopped on the one of {} plies ({} nodes, {:.2} s)",
-            partial.at_least(),
+            partial.at_least,
             if answered == 1 { "" } else { "s" },
             match partial.earlier.len() {
                 0 => String::new(),

@@ -46,10 +46,14 @@ pub struct Unanswered {
     pub seconds: f64,
 }
 
-/// How far a stopped length search got: the questions answered (all "no") and the
-/// one a limit cut short. A later search can go on from its answers.
+/// How far a stopped length search got: the questions answered and the one a limit
+/// cut short. A later search can go on from its answers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PartialLength {
+    /// The least length the answers (earlier ones too) allow: two plies past the
+    /// longest "no", since the winner's wins come every other ply; with no "no" yet,
+    /// the least a game can last.
+    pub at_least: u32,
     pub probes: Vec<Probe>,
     pub unanswered: Unanswered,
     /// Answers taken from an earlier, stopped search.
@@ -57,13 +61,6 @@ pub struct PartialLength {
 }
 
 impl PartialLength {
-    /// The least length the answers (earlier ones too) allow: the question cut short
-    /// is two plies past the longest "no", since the winner's wins come every other
-    /// ply; with no "no" yet, it is the least a game can last.
-    pub fn at_least(&self) -> u32 {
-        self.unanswered.plies
-    }
-
     /// Every answer, the earlier ones first: what a later search goes on from.
     pub fn answers(&self) -> Vec<Probe> {
         [&self.earlier[..], &self.probes[..]].concat()

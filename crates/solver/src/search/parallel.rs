@@ -111,7 +111,7 @@ pub(crate) fn search(
     let team = Team::new(threads);
     let reports = Mutex::new(vec![ThreadReport::default(); threads]);
     let run = |index: usize, observer: &mut dyn FnMut(&Progress)| {
-        let config = options.dfpn_config();
+        let config = options.dfpn_config(root.board());
         let mut search = Dfpn::new(table, &team, options.limits.clone(), config, observer);
         let key = options.root_key(root);
         let outcome = search.search_root(root, key, (Pn::INF, Pn::INF));
