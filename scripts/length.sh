@@ -29,6 +29,10 @@ if [ -f "$out" ]; then
   found=$(length_of "$out")
   if [ -n "$found" ]; then
     echo "$board: length $found plies, found already ($out)"
+    if grep -qE '^  "proof": null' "$out"; then
+      echo "$board: $out has no certificate; to write one, move it away and run" \
+        "again with --length-guess $found --proof FILE (two questions)" >&2
+    fi
     exit 0
   fi
   resume=(--length-resume "$out")
