@@ -3,8 +3,9 @@
 //! where its bytes end). A reader can also unpack one with the `xz` tool.
 
 use std::io::{Read, Write};
+use std::num::NonZeroU64;
 
-use lzma_rust2::{CheckType, XzOptions, XzReader, XzWriter, DICT_SIZE_MIN};
+use lzma_rust2::{CheckType, XzOptions, XzReader, XzWriter, XzWriterMt, DICT_SIZE_MIN};
 
 /// How hard a certificate's node streams are compressed: the same format either
 /// way, and any reader unpacks both.
@@ -45,8 +46,24 @@ const EXPANSION_ALLOWANCE: u64 = 1 << 16;
 /// the 6-byte magic) and its footer (before the 2-byte magic).
 const NO_CHECK: [u8; 2] = [0, 0];
 
-/// `stream`, compressed.
+/// A stream longer than this is compressed in blocks of [`BLOCK`] bytes, one per
+/// core at a time: on one core, a large certificate's compression takes many
+/// minutes at the end of a long solve, which nothing can interrupt without losing
+/// the solve (docs/performance.md, "Exact lengths"). Every certificate kept in the
+/// repository is far smaller, so its bytes stay those of a single block.
+const BLOCKS_FROM: usize = 256 << 20;
+
+/// The uncompressed bytes of a block of a long stream: eight dictionaries of
+/// preset 6, so that cutting the stream costs next to nothing in size.
+const BLOCK: u64 = 64 << 20;
+
+/// `stream`, compressed. The bytes depend only on the stream and `compression`,
+/// never on the number of cores.
 pub(crate) fn compress(stream: &[u8], compression: Compression) -> Vec<u8> {
+    if stream.len() > BLOCKS_FROM {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        return compress_in_blocks(stream, compression, BLOCK, cores);
+    }
     let mut options = XzOptions::with_preset(compression.preset());
     // A dictionary no bigger than the stream compresses it the same, and a small
     // proof (a campaign's part, a test's) then costs little memory and time.
@@ -58,6 +75,24 @@ pub(crate) fn compress(stream: &[u8], compression: Compression) -> Vec<u8> {
     // The file's own CRC-32 covers every byte.
     options.set_check_sum_type(CheckType::None);
     let mut writer = XzWriter::new(Vec::new(), options).expect("a Vec takes any bytes");
+    writer.write_all(stream).expect("a Vec takes any bytes");
+    writer.finish().expect("a Vec takes any bytes")
+}
+
+/// `stream` compressed in blocks of `block` bytes (at least the dictionary), on
+/// `workers` threads: each block is compressed on its own, so the bytes do not
+/// depend on `workers`.
+fn compress_in_blocks(
+    stream: &[u8],
+    compression: Compression,
+    block: u64,
+    workers: usize,
+) -> Vec<u8> {
+    let mut options = XzOptions::with_preset(compression.preset());
+    options.set_check_sum_type(CheckType::None);
+    options.set_block_size(NonZeroU64::new(block));
+    let workers = u32::try_from(workers.clamp(1, 256)).unwrap_or(1);
+    let mut writer = XzWriterMt::new(Vec::new(), options, workers).expect("the block size is set");
     writer.write_all(stream).expect("a Vec takes any bytes");
     writer.finish().expect("a Vec takes any bytes")
 }
@@ -144,6 +179,43 @@ mod tests {
         // A length the bytes cannot hold is refused before anything is read.
         let err = decompress(&packed, packed.len() as u64 * 2000).unwrap_err();
         assert!(err.contains("cannot hold"), "{err}");
+    }
+
+    /// A long stream's blocks: the same bytes on any number of threads, read back
+    /// whole, and no bigger than one block's spelling by more than a little.
+    #[test]
+    fn blocks_are_the_same_on_any_number_of_threads() {
+        let mut rng = fastrand::Rng::with_seed(3);
+        // Compressible but not trivially: runs of a few symbols.
+        let stream: Vec<u8> = (0..3_000_000)
+            .map(|i| {
+                if i % 7 == 0 {
+                    rng.u8(..)
+                } else {
+                    (i % 13) as u8
+                }
+            })
+            .collect();
+        let block = 1 << 20;
+        let one = compress_in_blocks(&stream, Compression::Fast, block, 1);
+        for workers in [2, 5] {
+            assert_eq!(
+                compress_in_blocks(&stream, Compression::Fast, block, workers),
+                one
+            );
+        }
+        assert_eq!(decompress(&one, stream.len() as u64).unwrap(), stream);
+        let whole = compress(&stream, Compression::Fast);
+        assert_ne!(one, whole, "three blocks are spelled apart");
+        assert!(
+            one.len() < whole.len() + whole.len() / 20,
+            "{} against {}",
+            one.len(),
+            whole.len()
+        );
+        // Damage is refused as in a single block.
+        assert!(decompress(&one[..one.len() - 1], stream.len() as u64).is_err());
+        assert!(decompress(&one, stream.len() as u64 + 1).is_err());
     }
 
     #[test]
