@@ -23,7 +23,10 @@
 //! rank before the goal that no enemy piece attacks, and of the replies to it only
 //! those of the two ranks in front of the goal can change that. The answers and
 //! moves are the search's own (a test compares the two on random positions), at
-//! the same nodes and a fraction of the time.
+//! the same nodes and a fraction of the time. The same reasoning prunes the move
+//! before them: with three moves left against an opponent that can step onto the
+//! rank before its own goal, only captures and steps onto the rank before the
+//! winner's goal are tried ([`Geometry::threat_reply_stays`]).
 //!
 //! The race search still takes about half of a solve; where that time goes, and a
 //! cache of answers and a killer reply that were tried and not kept, are in
@@ -231,7 +234,29 @@ impl Geometry {
         // the search.
         let movers = armies[us] & self.within(us, k);
         let near = self.pre_goal[us];
-        self.find_move_in_order(armies, us, movers, &[near, self.cells & !near], wins)
+        let rest = if k == 3 && self.closed_forms && self.threat_reply_stays(armies, 1 - us) {
+            armies[1 - us] & !near
+        } else {
+            self.cells & !near
+        };
+        self.find_move_in_order(armies, us, movers, &[near, rest], wins)
+    }
+
+    /// Whether `them` can step onto the rank before its goal, and still can after
+    /// any quiet move of a win in three. Such a step is a threat whose capture
+    /// leaves the winner one move, too few (see [`Geometry::no_reply_stops_two`]),
+    /// so it refutes every quiet move that puts no piece on the rank before the
+    /// winner's goal: only the captures and the moves onto that rank are worth
+    /// trying. A quiet move cannot take the step away: on a board of at least 5
+    /// ranks (which the closed form needs too) the pieces three moves from the goal
+    /// step onto squares beyond that rank, so they neither capture nor block on it.
+    #[inline]
+    fn threat_reply_stays(&self, armies: &Armies, them: usize) -> bool {
+        self.height >= 5
+            && self
+                .targets(armies, them, armies[them])
+                .iter()
+                .any(|&(set, _)| set & self.pre_goal[them] != 0)
     }
 
     /// [`Geometry::wins_within`] two moves, with no runner and no threat, in closed
