@@ -23,10 +23,11 @@
 //! rank before the goal that no enemy piece attacks, and of the replies to it only
 //! those of the two ranks in front of the goal can change that. The answers and
 //! moves are the search's own (a test compares the two on random positions), at
-//! the same nodes and a fraction of the time. The same reasoning prunes the move
-//! before them: with three moves left against an opponent that can step onto the
-//! rank before its own goal, only captures and steps onto the rank before the
-//! winner's goal are tried ([`Geometry::threat_reply_stays`]).
+//! the same nodes and a fraction of the time. The same reasoning prunes the moves
+//! before them: with `k` moves left against an opponent with `k - 2` pieces two
+//! steps from its own goal, each a threat that costs a move to answer, only
+//! captures and steps onto the rank before the winner's goal are tried
+//! ([`Geometry::threat_replies_last`]).
 //!
 //! The race search still takes about half of a solve; where that time goes, and a
 //! cache of answers and a killer reply that were tried and not kept, are in
@@ -43,6 +44,8 @@ struct Geometry {
     cells: u64,
     /// Each side's rank one step before its goal (White's first).
     pre_goal: [u64; 2],
+    /// Each side's rank two steps before its goal.
+    two_from_goal: [u64; 2],
     /// Each side's goal rank.
     goal: [u64; 2],
     /// Whether the last moves are answered in closed form ([`Geometry::wins_in_two`],
@@ -64,6 +67,10 @@ impl Geometry {
             height: board.height(),
             cells: board.cells().0,
             pre_goal: [board.rank(board.height() - 2).0, board.rank(1).0],
+            two_from_goal: [
+                board.rank(board.height().saturating_sub(3)).0,
+                board.rank(2.min(board.height() - 1)).0,
+            ],
             goal: [board.rank(board.height() - 1).0, board.rank(0).0],
             closed_forms,
         }
@@ -234,7 +241,7 @@ impl Geometry {
         // the search.
         let movers = armies[us] & self.within(us, k);
         let near = self.pre_goal[us];
-        let rest = if k == 3 && self.closed_forms && self.threat_reply_stays(armies, 1 - us) {
+        let rest = if self.closed_forms && self.threat_replies_last(armies, 1 - us, k) {
             armies[1 - us] & !near
         } else {
             self.cells & !near
@@ -242,21 +249,21 @@ impl Geometry {
         self.find_move_in_order(armies, us, movers, &[near, rest], wins)
     }
 
-    /// Whether `them` can step onto the rank before its goal, and still can after
-    /// any quiet move of a win in three. Such a step is a threat whose capture
-    /// leaves the winner one move, too few (see [`Geometry::no_reply_stops_two`]),
-    /// so it refutes every quiet move that puts no piece on the rank before the
-    /// winner's goal: only the captures and the moves onto that rank are worth
-    /// trying. A quiet move cannot take the step away: on a board of at least 5
-    /// ranks (which the closed form needs too) the pieces three moves from the goal
-    /// step onto squares beyond that rank, so they neither capture nor block on it.
+    /// Whether `them` has a threat to answer each of the winner's remaining moves
+    /// but the last two, whatever quiet move the winner makes now with `k >= 3`
+    /// moves left: `k - 2` pieces two steps from its goal. Each steps onto the rank
+    /// before its goal (diagonally, where nothing of its own stands: the rank is
+    /// empty of its pieces, since a threat is captured at once) and must be
+    /// captured, which costs the winner a move; the last threat leaves it one move,
+    /// too few (see [`Geometry::no_reply_stops_two`], whose board of at least 5
+    /// ranks this needs too). A quiet move cannot stop a diagonal step, so it loses
+    /// unless it puts a piece on the rank before the winner's goal: only those and
+    /// the captures are worth trying.
     #[inline]
-    fn threat_reply_stays(&self, armies: &Armies, them: usize) -> bool {
-        self.height >= 5
-            && self
-                .targets(armies, them, armies[them])
-                .iter()
-                .any(|&(set, _)| set & self.pre_goal[them] != 0)
+    fn threat_replies_last(&self, armies: &Armies, them: usize, k: u32) -> bool {
+        k >= 3
+            && self.height >= 5
+            && (armies[them] & self.two_from_goal[them]).count_ones() + 2 >= k
     }
 
     /// [`Geometry::wins_within`] two moves, with no runner and no threat, in closed
