@@ -21,11 +21,16 @@ pub enum Compression {
 }
 
 impl Compression {
-    fn preset(self) -> u32 {
-        match self {
+    /// The writer's options: the preset, and no check of the stream's own (the
+    /// file's CRC-32 covers every byte).
+    fn options(self) -> XzOptions {
+        let preset = match self {
             Compression::Small => 6,
             Compression::Fast => 1,
-        }
+        };
+        let mut options = XzOptions::with_preset(preset);
+        options.set_check_sum_type(CheckType::None);
+        options
     }
 }
 
@@ -64,7 +69,7 @@ pub(crate) fn compress(stream: &[u8], compression: Compression) -> Vec<u8> {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         return compress_in_blocks(stream, compression, BLOCK, cores);
     }
-    let mut options = XzOptions::with_preset(compression.preset());
+    let mut options = compression.options();
     // A dictionary no bigger than the stream compresses it the same, and a small
     // proof (a campaign's part, a test's) then costs little memory and time.
     let fits = u32::try_from(stream.len())
@@ -72,8 +77,6 @@ pub(crate) fn compress(stream: &[u8], compression: Compression) -> Vec<u8> {
         .max(DICT_SIZE_MIN);
     let dictionary = &mut options.lzma_options.dict_size;
     *dictionary = (*dictionary).min(fits.checked_next_power_of_two().unwrap_or(u32::MAX));
-    // The file's own CRC-32 covers every byte.
-    options.set_check_sum_type(CheckType::None);
     let mut writer = XzWriter::new(Vec::new(), options).expect("a Vec takes any bytes");
     writer.write_all(stream).expect("a Vec takes any bytes");
     writer.finish().expect("a Vec takes any bytes")
@@ -88,8 +91,7 @@ fn compress_in_blocks(
     block: u64,
     workers: usize,
 ) -> Vec<u8> {
-    let mut options = XzOptions::with_preset(compression.preset());
-    options.set_check_sum_type(CheckType::None);
+    let mut options = compression.options();
     options.set_block_size(NonZeroU64::new(block));
     let workers = u32::try_from(workers.clamp(1, 256)).unwrap_or(1);
     let mut writer = XzWriterMt::new(Vec::new(), options, workers).expect("the block size is set");

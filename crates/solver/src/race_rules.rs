@@ -12,7 +12,7 @@
 
 use breakthrough_engine::{Bitboard, Board, Color, Position, Step};
 
-use crate::race_rules::race::race_win;
+use crate::race_rules::race::shortest_race_win;
 
 mod race;
 
@@ -125,15 +125,13 @@ impl RaceRules {
     /// Race wins in `from..=to` moves, the shortest first.
     #[inline]
     fn races(self, position: &Position, from: u32, to: u32) -> Verdict {
-        for moves in from..=to {
-            if let Some(step) = race_win(position, moves) {
-                return Verdict::RaceWin {
-                    moves: moves as u8,
-                    step,
-                };
-            }
+        match shortest_race_win(position, from, to) {
+            Some((moves, step)) => Verdict::RaceWin {
+                moves: moves as u8,
+                step,
+            },
+            None => Verdict::Open,
         }
-        Verdict::Open
     }
 
     /// The rules without the race search: enough for a position whose race search

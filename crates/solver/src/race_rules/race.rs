@@ -106,19 +106,6 @@ impl Geometry {
         toward_a.0 | away_a.0
     }
 
-    /// Moves `side`'s nearest piece needs to reach its goal; `u32::MAX` without pieces.
-    #[inline]
-    fn distance(&self, armies: &Armies, side: usize) -> u32 {
-        let pieces = armies[side];
-        if pieces == 0 {
-            u32::MAX
-        } else if side == WHITE {
-            self.height - 1 - (63 - pieces.leading_zeros()) / self.width
-        } else {
-            pieces.trailing_zeros() / self.width
-        }
-    }
-
     /// `side`'s squares at most `k` moves from its goal.
     #[inline]
     fn within(&self, side: usize, k: u32) -> u64 {
@@ -198,25 +185,35 @@ fn armies_of(position: &Position) -> Armies {
     ]
 }
 
-/// A move with which the side to move wins within `k >= 2` of its own moves, if the
-/// bounded search finds one. The position must be open (see
-/// [`crate::race_rules::classify`]).
-pub(crate) fn race_win(position: &Position, k: u32) -> Option<Step> {
-    race_win_with(position, k, true)
-}
-
-pub(crate) fn race_win_with(position: &Position, k: u32, closed_forms: bool) -> Option<Step> {
-    let geometry = Geometry::of(position.board(), closed_forms);
+/// The shortest race win of `from..=to` moves, with its length and first move, if
+/// the bounded search finds one: each length in turn, the board worked out once.
+/// The position must be open (see [`crate::race_rules::classify`]).
+pub(crate) fn shortest_race_win(position: &Position, from: u32, to: u32) -> Option<(u32, Step)> {
+    let geometry = Geometry::of(position.board(), true);
     let armies = armies_of(position);
     let us = position.to_move() as usize;
-    if k < 2 || geometry.distance(&armies, us) > k {
-        return None;
-    }
-    geometry.wins_within(&armies, us, k)
+    (from.max(2)..=to).find_map(|k| Some((k, geometry.race_win(&armies, us, k)?)))
+}
+
+/// A win within `k` moves, with the closed forms or without (the tests compare them).
+#[cfg(test)]
+pub(crate) fn race_win_with(position: &Position, k: u32, closed_forms: bool) -> Option<Step> {
+    let geometry = Geometry::of(position.board(), closed_forms);
+    geometry.race_win(&armies_of(position), position.to_move() as usize, k)
 }
 
 /// The search itself.
 impl Geometry {
+    /// A move with which `us`, to move, wins within `k` of its moves, if the search
+    /// finds one; none below 2 moves, or with no piece `k` steps from the goal.
+    #[inline]
+    fn race_win(&self, armies: &Armies, us: usize, k: u32) -> Option<Step> {
+        if k < 2 || armies[us] & self.within(us, k) == 0 {
+            return None;
+        }
+        self.wins_within(armies, us, k)
+    }
+
     /// A move with which `us`, to move, wins within `k` of its moves; the opponent
     /// has not reached its goal.
     fn wins_within(&self, armies: &Armies, us: usize, k: u32) -> Option<Step> {
@@ -325,7 +322,7 @@ impl Geometry {
             // Any other reply lets the threat through: only its captures need an answer.
             threats
         } else {
-            if k < 2 || self.distance(armies, us) > k {
+            if k < 2 || armies[us] & self.within(us, k) == 0 {
                 return false;
             }
             if self.closed_forms && k == 2 && self.height >= 5 {
