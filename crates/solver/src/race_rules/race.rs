@@ -205,7 +205,7 @@ pub(crate) fn race_win_with(position: &Position, k: u32, closed_forms: bool) -> 
 /// The search itself.
 impl Geometry {
     /// A move with which `us`, to move, wins within `k` of its moves, if the search
-    /// finds one; none below 2 moves, or with no piece `k` steps from the goal.
+    /// finds one; none below 2 moves, or with no piece within `k` steps of the goal.
     #[inline]
     fn race_win(&self, armies: &Armies, us: usize, k: u32) -> Option<Step> {
         if k < 2 || armies[us] & self.within(us, k) == 0 {
