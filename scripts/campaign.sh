@@ -8,7 +8,8 @@
 # that leaves the campaign open also leaves its snapshot (`campaign snapshot`: the
 # settings and the master's DAG, a few MiB) in results/<board>-campaign.snapshot,
 # to be committed: a campaign whose directory is lost (a fresh machine) is restored
-# from it by the same command, and proves its solved positions again on the way.
+# from it by the same command, which keeps its solved positions solved and proves
+# again those the root's proof needs once the root is solved.
 # Extra arguments go to `campaign run` (--threads, --tt-mb, ...). Exit code: 0
 # solved (the certificate is verified), 3 not yet.
 # BREAKTHROUGH=PATH runs that binary instead of building this checkout's (a long

@@ -72,7 +72,7 @@ pub fn write_certificate(
 
 /// The top proof of the DAG, and the keys of the positions it takes as given,
 /// each once, in the order first reached.
-fn top_of(
+pub(crate) fn top_of(
     root: &Position,
     winner: Color,
     dag: &Dag,

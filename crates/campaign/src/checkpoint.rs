@@ -3,24 +3,28 @@
 //! minutes and when a run stops. All integers little-endian:
 //!
 //! ```text
-//! "BTCAMP\0\0", version (u16 = 3), then sections, then a CRC-32 of all before it:
+//! "BTCAMP\0\0", version (u16 = 4), then sections, then a CRC-32 of all before it:
 //! figures: positions in the store (u64), jobs in flight (u32), both when written
 //! runs:    u32 count, each: started (u64 Unix seconds), seconds (f64), nodes (u64),
 //!          jobs (u64), threads (u32), table MiB (u64), end (u8, see RunEnd),
 //!          threads per job (u32)
-//! restores: u32 count, each: runs before it (u32), solved leaves opened (u64)
+//! restores: u32 count, each: runs before it (u32), solved leaves opened (u64),
+//!          solved leaves kept without their proofs (u64)
 //! history: u32 count, each: seconds (f64), nodes (u64), phi (u32), delta (u32)
 //! progress: u32 count, each: seconds (f64), nodes (u64), stored (u64), first
 //!          moves won (u8), lost (u8), depth count (u8), each depth from the root:
 //!          positions (u64), solved (u64)
+//! unproven: u32 count, each a node (u32), ascending: solved leaves whose proofs
+//!          the store lacks (kept by a restore)
 //! nodes:   u32 count, each: white (u64), black (u64), black to move (u8), phi (u32),
 //!          delta (u32), expanded (u8), edge count (u8), each edge: from (u8),
 //!          to (u8), child (u32; u32::MAX for a move that ends the game)
 //! ```
 //!
-//! Versions 1 and 2 are read too. Version 1, written before teams and snapshots,
+//! Versions 1 to 3 are read too. Version 1, written before teams and snapshots,
 //! has no threads per job in its runs (`team` is `None`) and no restores section;
-//! neither has a progress section.
+//! neither it nor version 2 has a progress section; none of them has kept leaves
+//! (their restores opened every solved leaf) or an unproven section.
 
 use std::path::Path;
 
@@ -32,7 +36,7 @@ use crate::error::{write_durably, CampaignError};
 
 pub const CHECKPOINT_FILE: &str = "master.ckpt";
 const MAGIC: &[u8; 8] = b"BTCAMP\0\0";
-const VERSION: u16 = 3;
+const VERSION: u16 = 4;
 /// The oldest version this program reads.
 const OLDEST_VERSION: u16 = 1;
 
@@ -89,14 +93,17 @@ pub struct RunRecord {
 }
 
 /// A restore from a snapshot ([`crate::snapshot`]): the snapshot holds the DAG but
-/// not the store and its parts, so the DAG's solved leaves were opened again, to be
-/// proven again (the certificate needs their proofs).
+/// not the store and its parts, so the DAG's solved leaves lost their proofs. A
+/// restore before version 4 opened them all again, to be proven again; since then
+/// they stay solved, and those the final proof needs are proven again at the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Restore {
     /// Runs before the restore.
     pub after_runs: u32,
     /// Solved leaves opened again.
     pub reopened: u64,
+    /// Solved leaves kept solved without their proofs.
+    pub kept: u64,
 }
 
 /// The root's numbers at a moment of the campaign (time and nodes over all runs).
@@ -139,6 +146,10 @@ pub struct Checkpoint {
     pub history: Vec<Sample>,
     /// What the DAG had settled over time (since version 3).
     pub progress: Vec<Progress>,
+    /// The DAG's solved leaves whose proofs the store lacks, ascending: kept solved
+    /// by a restore, and opened again when the root's proof needs them
+    /// ([`crate::run`]).
+    pub unproven: Vec<u32>,
     pub dag: Dag,
 }
 
@@ -152,6 +163,7 @@ impl Checkpoint {
             restores: Vec::new(),
             history: Vec::new(),
             progress: Vec::new(),
+            unproven: Vec::new(),
             dag,
         }
     }
@@ -184,6 +196,7 @@ impl Checkpoint {
         for restore in &self.restores {
             out.extend_from_slice(&restore.after_runs.to_le_bytes());
             out.extend_from_slice(&restore.reopened.to_le_bytes());
+            out.extend_from_slice(&restore.kept.to_le_bytes());
         }
         out.extend_from_slice(&(self.history.len() as u32).to_le_bytes());
         for sample in &self.history {
@@ -204,6 +217,10 @@ impl Checkpoint {
                 out.extend_from_slice(&positions.to_le_bytes());
                 out.extend_from_slice(&solved.to_le_bytes());
             }
+        }
+        out.extend_from_slice(&(self.unproven.len() as u32).to_le_bytes());
+        for id in &self.unproven {
+            out.extend_from_slice(&id.to_le_bytes());
         }
         out.extend_from_slice(&(self.dag.nodes.len() as u32).to_le_bytes());
         for node in &self.dag.nodes {
@@ -258,6 +275,7 @@ impl Checkpoint {
                 restores.push(Restore {
                     after_runs: r.u32()?,
                     reopened: r.u64()?,
+                    kept: if version >= 4 { r.u64()? } else { 0 },
                 });
             }
         }
@@ -269,6 +287,16 @@ impl Checkpoint {
         if version >= 3 {
             for _ in 0..r.u32()? {
                 progress.push(r.progress()?);
+            }
+        }
+        let mut unproven = Vec::new();
+        if version >= 4 {
+            let count = r.u32()?;
+            if u64::from(count) * 4 > (body.len() - r.at) as u64 {
+                return Err(format!("{count} unproven leaves do not fit in the file"));
+            }
+            for _ in 0..count {
+                unproven.push(r.u32()?);
             }
         }
         let count = r.u32()?;
@@ -287,6 +315,7 @@ impl Checkpoint {
             return Err("no root node".into());
         }
         check_edges_lead_right(&nodes)?;
+        check_unproven(&unproven, &nodes)?;
         Ok(Checkpoint {
             stored,
             in_flight,
@@ -294,6 +323,7 @@ impl Checkpoint {
             restores,
             history,
             progress,
+            unproven,
             dag: Dag::from_nodes(nodes),
         })
     }
@@ -479,6 +509,21 @@ fn check_edges_lead_right(nodes: &[Node]) -> Result<(), String> {
     Ok(())
 }
 
+/// The unproven leaves must be solved leaves, each named once, in ascending order.
+fn check_unproven(unproven: &[u32], nodes: &[Node]) -> Result<(), String> {
+    if unproven.windows(2).any(|pair| pair[0] >= pair[1]) {
+        return Err("the unproven leaves are not in ascending order".into());
+    }
+    for &id in unproven {
+        match nodes.get(id as usize) {
+            Some(node) if node.state == State::Leaf && node.is_solved() => {}
+            Some(_) => return Err(format!("unproven node {id} is not a solved leaf")),
+            None => return Err(format!("unproven node {id} of {}", nodes.len())),
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -499,6 +544,7 @@ mod tests {
         checkpoint.restores.push(Restore {
             after_runs: 1,
             reopened: 7,
+            kept: 0,
         });
         checkpoint
     }
@@ -512,10 +558,27 @@ mod tests {
         bytes
     }
 
-    /// The bytes of `written` (one run, one restore, no history, no progress) as
-    /// version 2 wrote them: without the progress section's count.
+    /// The bytes of `written` (one run, one restore that kept no leaves, no
+    /// history, no progress, no unproven leaves) as version 3 wrote them: without
+    /// the restore's kept leaves and the unproven section's count.
+    fn version_3(written: &Checkpoint) -> Vec<u8> {
+        let v4 = written.to_bytes();
+        // Magic 8, version 2, figures 12, runs 4 + 49, restores 4 + 12, then the
+        // kept leaves 8; history 4, progress 4, then the unproven count 4.
+        let kept = MAGIC.len() + 2 + 12 + 4 + 49 + 4 + 12;
+        let unproven = kept + 8 + 4 + 4;
+        assert_eq!(v4[kept..kept + 8], [0; 8]);
+        assert_eq!(v4[unproven..unproven + 4], [0; 4]);
+        let mut v3 = v4[..kept].to_vec();
+        v3.extend_from_slice(&v4[kept + 8..unproven]);
+        v3.extend_from_slice(&v4[unproven + 4..]);
+        with_version(v3, 3)
+    }
+
+    /// The bytes of `written` as version 2 wrote them: version 3's without the
+    /// progress section's count.
     fn version_2(written: &Checkpoint) -> Vec<u8> {
-        let v3 = written.to_bytes();
+        let v3 = version_3(written);
         // Magic 8, version 2, figures 12, runs 4 + 49, restores 4 + 12, history 4.
         let progress = MAGIC.len() + 2 + 12 + 4 + 49 + 4 + 12 + 4;
         assert_eq!(v3[progress..progress + 4], [0; 4]);
@@ -546,6 +609,44 @@ mod tests {
         written.progress[0].depths[1] = (13, 14);
         let refused = Checkpoint::from_bytes(&written.to_bytes(), board);
         assert!(refused.unwrap_err().contains("14 of 13"));
+    }
+
+    /// Kept leaves and unproven leaves read back; an unproven node that is not a
+    /// solved leaf, or a list out of order, is damage.
+    #[test]
+    fn unproven_leaves_read_back() {
+        let mut written = checkpoint();
+        let board = written.dag.root().position.board();
+        written.dag.expand(0, |_, _| (Pn::ONE, Pn::ONE));
+        written.dag.set_numbers(3, crate::dag::LOST);
+        written.dag.set_numbers(5, crate::dag::WON);
+        written.restores[0].kept = 2;
+        written.unproven = vec![3, 5];
+        let read = Checkpoint::from_bytes(&written.to_bytes(), board).expect("reads");
+        assert_eq!(read.restores, written.restores);
+        assert_eq!(read.unproven, vec![3, 5]);
+        assert_eq!(read.to_bytes(), written.to_bytes());
+        for (unproven, why) in [
+            (vec![5, 3], "ascending"),
+            (vec![3, 4], "node 4 is not a solved leaf"),
+            (vec![0], "node 0 is not a solved leaf"),
+            (vec![3, 99], "node 99 of"),
+        ] {
+            written.unproven = unproven;
+            let refused = Checkpoint::from_bytes(&written.to_bytes(), board);
+            assert!(refused.unwrap_err().contains(why), "{why}");
+        }
+    }
+
+    /// A checkpoint of version 3 (no kept leaves, no unproven section) is read.
+    #[test]
+    fn version_3_is_read() {
+        let written = checkpoint();
+        let board = written.dag.root().position.board();
+        let read = Checkpoint::from_bytes(&version_3(&written), board).expect("reads version 3");
+        assert_eq!(read.restores, written.restores);
+        assert!(read.unproven.is_empty());
+        assert_eq!(read.to_bytes(), written.to_bytes());
     }
 
     /// A checkpoint of version 2 (no progress section) is read, with no progress.
@@ -580,7 +681,7 @@ mod tests {
         assert_eq!(read.runs[0].nodes, 1_000_000);
         assert!(read.restores.is_empty());
         assert_eq!(read.dag.len(), written.dag.len());
-        let refused = Checkpoint::from_bytes(&with_version(written.to_bytes(), 4), board);
-        assert!(refused.unwrap_err().contains("version 4"));
+        let refused = Checkpoint::from_bytes(&with_version(written.to_bytes(), 5), board);
+        assert!(refused.unwrap_err().contains("version 5"));
     }
 }

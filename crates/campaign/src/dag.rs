@@ -369,6 +369,18 @@ impl Dag {
             .map(TopNode::Move)
     }
 
+    /// Sets leaves' numbers, solved or not, and recomputes every node above them
+    /// (where [`Dag::set_numbers`] takes a solved node as final): to open solved
+    /// leaves again, or to correct them.
+    pub fn set_leaves(&mut self, leaves: &[(u32, (Pn, Pn))]) {
+        for &(id, numbers) in leaves {
+            let node = &mut self.nodes[id as usize];
+            debug_assert_eq!(node.state, State::Leaf);
+            (node.phi, node.delta) = numbers;
+        }
+        self.recompute_all();
+    }
+
     /// Recomputes every expanded node's numbers from its children's, leaves first:
     /// after loading, so that no number the leaves do not support survives.
     pub fn recompute_all(&mut self) {

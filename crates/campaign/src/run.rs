@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 
 use breakthrough_engine::{Color, Position, Step};
 use breakthrough_solver::{Key, Pn, RaceRules, Table};
-use hashbrown::HashMap;
+use hashbrown::{HashMap, HashSet};
 
-use crate::certificate::write_certificate;
+use crate::certificate::{top_of, write_certificate};
 use crate::checkpoint::{Checkpoint, Progress, RunEnd, RunRecord, Sample, PROGRESS_DEPTHS};
 use crate::dag::{Dag, State, LOST, WON};
 use crate::error::CampaignError;
@@ -149,6 +149,10 @@ pub struct Figures {
     /// stored (none: a stored position is never handed out).
     pub store_hits: u64,
     pub solved_again: u64,
+    /// Unproven leaves (kept by a restore) that this run opened again, to prove
+    /// them again for the root's proof, and those left.
+    pub run_reopened: u64,
+    pub unproven: usize,
     pub dag_nodes: usize,
     pub root: (Pn, Pn),
 }
@@ -232,7 +236,7 @@ impl Campaign {
         // job), so a store that is missing was never made: make it now.
         let store = Store::open(dir, checkpoint.is_none())?;
         let mut checkpoint = checkpoint.unwrap_or_else(|| Checkpoint::new(Dag::new(root)));
-        let loaded_from_store = settle_from_store(&mut checkpoint.dag, &store)?;
+        let loaded_from_store = settle_from_store(&mut checkpoint, &store)?;
         let stored_base = store.len()?;
         Ok(Campaign {
             warm_entries: 0,
@@ -375,7 +379,7 @@ impl Campaign {
         self.wind_down(transport, options, observer, &mut run, &mut clock)?;
         // The last parts' exports may settle the root.
         self.commit()?;
-        let end = if self.checkpoint.dag.root().is_solved() {
+        let end = if self.root_proven(&mut run)? {
             RunEnd::Solved
         } else {
             end
@@ -424,7 +428,7 @@ impl Campaign {
     ) -> Result<RunEnd, CampaignError> {
         let stop_after_jobs = options.stop_after_jobs();
         loop {
-            if self.checkpoint.dag.root().is_solved() {
+            if self.checkpoint.dag.root().is_solved() && self.root_proven(run)? {
                 return Ok(RunEnd::Solved);
             }
             if options.stop.load(Ordering::Relaxed)
@@ -475,6 +479,48 @@ impl Campaign {
         }
     }
 
+    /// Whether the root is solved and every position its proof takes as given is
+    /// stored, with its proof. Unproven leaves (kept by a restore) that the proof
+    /// takes as given are opened again instead, to be proven again, and the run
+    /// goes on: the root's proof may then take another way. Unproven leaves that a
+    /// part has proven since take the store's word.
+    fn root_proven(&mut self, run: &mut RunState) -> Result<bool, CampaignError> {
+        let dag = &self.checkpoint.dag;
+        let Some(wins) = dag.root().wins() else {
+            return Ok(false);
+        };
+        if self.checkpoint.unproven.is_empty() {
+            return Ok(true);
+        }
+        let mover = self.root.to_move();
+        let winner = if wins { mover } else { mover.opponent() };
+        let given: HashSet<Key> = top_of(&self.root, winner, dag)?.1.into_iter().collect();
+        let (mut changes, mut settled) = (Vec::new(), Vec::new());
+        for &id in &self.checkpoint.unproven {
+            let node = &dag.nodes[id as usize];
+            let key = Key::of(&node.position);
+            if let Some(wins) = self.stored(&key)? {
+                // A part exported it since.
+                settled.push(id);
+                if node.wins() != Some(wins) {
+                    changes.push((id, if wins { WON } else { LOST }));
+                }
+            } else if given.contains(&key) {
+                settled.push(id);
+                changes.push((id, (Pn::ONE, Pn::ONE)));
+                run.reopened += 1;
+            }
+        }
+        self.checkpoint
+            .unproven
+            .retain(|id| settled.binary_search(id).is_err());
+        if changes.is_empty() {
+            return Ok(true);
+        }
+        self.checkpoint.dag.set_leaves(&changes);
+        Ok(false)
+    }
+
     /// Writes the checkpoint, the run recorded as still running, every
     /// `options.checkpoint_every`.
     fn checkpoint_if_due(
@@ -517,8 +563,8 @@ impl Campaign {
 
     /// Ends the jobs in flight and takes in what they finished. A job that settled
     /// its position may finish its part (all its work is lost otherwise) within
-    /// PROOF_GRACE, unless the root is solved (nothing is left to prove) or a second
-    /// stop request hurries the end.
+    /// PROOF_GRACE, unless the root is solved with no unproven leaves (nothing is
+    /// left to prove) or a second stop request hurries the end.
     fn wind_down(
         &mut self,
         transport: &mut dyn Transport,
@@ -533,7 +579,8 @@ impl Campaign {
         while !run.in_flight.is_empty() {
             if proofs_halted.is_none()
                 && (halted.elapsed() >= PROOF_GRACE
-                    || self.checkpoint.dag.root().is_solved()
+                    || (self.checkpoint.dag.root().is_solved()
+                        && self.checkpoint.unproven.is_empty())
                     || options.hurry.load(Ordering::Relaxed))
             {
                 transport.halt(true);
@@ -749,6 +796,8 @@ impl Campaign {
             stored: self.stored_base + run.stored + self.exported,
             store_hits: run.store_hits,
             solved_again: run.solved_again,
+            run_reopened: run.reopened,
+            unproven: self.checkpoint.unproven.len(),
             dag_nodes: self.checkpoint.dag.len(),
             root: (root.phi, root.delta),
         }
@@ -945,6 +994,8 @@ struct RunState {
     proven_hits: u64,
     given: u64,
     stored: u64,
+    /// Unproven leaves opened again for the root's proof.
+    reopened: u64,
     store_hits: u64,
     solved_again: u64,
     /// The id of the next job handed out.
@@ -1012,29 +1063,40 @@ pub(crate) fn read_checkpoint(
     Ok(checkpoint)
 }
 
-/// Settles the leaves of `dag` that `store` holds, and recomputes the rest from the
-/// leaves; the leaves it settled that the checkpoint had open.
-pub(crate) fn settle_from_store(dag: &mut Dag, store: &Store) -> Result<u64, CampaignError> {
+/// Settles the leaves of the checkpoint's DAG that `store` holds, and recomputes
+/// the rest from the leaves; the leaves it settled that the checkpoint had open.
+pub(crate) fn settle_from_store(
+    checkpoint: &mut Checkpoint,
+    store: &Store,
+) -> Result<u64, CampaignError> {
     // What the checkpoint says is solved must be in the store (a leaf's proof is
-    // its part, or the part that exported it); the rest is recomputed from the
-    // leaves.
+    // its part, or the part that exported it) or unproven (kept by a restore); the
+    // rest is recomputed from the leaves.
+    let Checkpoint { dag, unproven, .. } = checkpoint;
     dag.release_all();
     let mut loaded_from_store = 0;
+    let mut proven_since = Vec::new();
     for id in 0..dag.len() {
         let node = &dag.nodes[id];
         if node.state == State::Leaf {
             let stored = store.get(&Key::of(&node.position))?;
+            let is_unproven = unproven.binary_search(&(id as u32)).is_ok();
             let numbers = match stored {
                 Some(true) => WON,
                 Some(false) => LOST,
+                None if is_unproven => continue,
                 None if node.is_solved() => (Pn::ONE, Pn::ONE),
                 None => continue,
             };
+            if is_unproven {
+                proven_since.push(id as u32);
+            }
             loaded_from_store += u64::from(!node.is_solved());
             let node = &mut dag.nodes[id];
             (node.phi, node.delta) = numbers;
         }
     }
+    unproven.retain(|id| proven_since.binary_search(id).is_err());
     dag.recompute_all();
     Ok(loaded_from_store)
 }

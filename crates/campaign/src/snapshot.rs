@@ -2,9 +2,10 @@
 //! so that a campaign outlives its directory. The store and the parts of a long
 //! campaign take gigabytes, its DAG a few megabytes: the snapshot is what a campaign
 //! keeps in git, and [`restore`] makes a new directory from it on another machine.
-//! The proofs stay behind, so the restored DAG's solved leaves are open again and
-//! the next runs prove them again (the certificate needs their proofs); the open
-//! leaves keep their numbers, and the campaign goes on where it was.
+//! The proofs stay behind: the restored DAG's solved leaves stay solved, marked
+//! unproven, and once the root is solved the runs prove again those the root's
+//! proof takes as given (the certificate needs their proofs), not the others. The
+//! campaign goes on where it was.
 //!
 //! Format: a gzip stream of `"BTSNAP\0\0"`, version (u16 = 1, little-endian), the
 //! settings (u32 length, then campaign.json's text) and the checkpoint (the rest:
@@ -135,8 +136,8 @@ impl Snapshot {
 }
 
 /// Makes a new campaign in `dir` (missing, or an empty directory) from `snapshot`:
-/// its settings, an empty store, and the DAG with its solved leaves opened again,
-/// the restore recorded. Returns the checkpoint written.
+/// its settings, an empty store, and the DAG with its solved leaves unproven, the
+/// restore recorded. Returns the checkpoint written.
 ///
 /// The campaign is made in `DIR.restoring` beside `dir` and renamed into place, so
 /// a restore cut short leaves `dir` as it was; the next restore clears what it left.
@@ -193,18 +194,20 @@ fn build(snapshot: Snapshot, dir: &Path) -> Result<Checkpoint, CampaignError> {
         mut checkpoint,
     } = snapshot;
     // The proofs of the solved leaves are not in the snapshot: with an empty store,
-    // the solved leaves are open again and the solved nodes above them recomputed.
-    let solved_leaves = checkpoint
-        .dag
-        .nodes
-        .iter()
-        .filter(|node| node.state == State::Leaf && node.is_solved())
-        .count() as u64;
+    // every solved leaf is unproven.
+    checkpoint.dag.release_all();
+    checkpoint.unproven = (0..checkpoint.dag.len() as u32)
+        .filter(|&id| {
+            let node = &checkpoint.dag.nodes[id as usize];
+            node.state == State::Leaf && node.is_solved()
+        })
+        .collect();
     let store = Store::open(dir, true)?;
-    settle_from_store(&mut checkpoint.dag, &store)?;
+    settle_from_store(&mut checkpoint, &store)?;
     checkpoint.restores.push(Restore {
         after_runs: checkpoint.runs.len() as u32,
-        reopened: solved_leaves,
+        reopened: 0,
+        kept: checkpoint.unproven.len() as u64,
     });
     (checkpoint.stored, checkpoint.in_flight) = (0, 0);
     checkpoint.write(dir)?;

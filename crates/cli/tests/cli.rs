@@ -873,12 +873,19 @@ fn campaign_survives_kill_9_and_sigterm() {
             .stderr(std::process::Stdio::null())
             .spawn()
             .expect("the binary runs");
-        // Random moments, mostly early: the kills must land mid-run.
-        std::thread::sleep(std::time::Duration::from_millis(rng.u64(150..1500)));
+        // Random moments; the kills come early (a whole solve takes about a second
+        // on a fast machine), so that at least three land mid-run.
+        let killing = kills < 6;
+        let wait = if killing {
+            rng.u64(100..500)
+        } else {
+            rng.u64(150..1500)
+        };
+        std::thread::sleep(std::time::Duration::from_millis(wait));
         if let Some(status) = child.try_wait().unwrap() {
             break status;
         }
-        let signal = if kills < 6 { "-KILL" } else { "-TERM" };
+        let signal = if killing { "-KILL" } else { "-TERM" };
         let pid = child.id().to_string();
         let sent = Command::new("kill").args([signal, &pid]).status().unwrap();
         assert!(sent.success());
@@ -1014,6 +1021,9 @@ fn campaign_snapshot_and_restore() {
     let status = run(&["campaign", "status", r, "--json"]);
     let status: serde_json::Value = serde_json::from_str(&stdout(&status)).unwrap();
     assert_eq!(status["restores"][0]["after_runs"], 1);
+    // The solved leaves are kept, unproven, not opened again.
+    assert_eq!(status["restores"][0]["reopened"], 0);
+    assert_eq!(status["restores"][0]["kept"], status["dag"]["unproven"]);
     assert_eq!(status["runs"][0]["team"], 1);
     assert_eq!(status["stored"], 0);
     let solved = run(&args(r));

@@ -15,8 +15,8 @@ pub struct CampaignStatus {
     pub position: String,
     pub status: Status,
     pub runs: Vec<Run>,
-    /// Restores from a snapshot (`campaign restore`), after which the DAG's solved
-    /// leaves are proven again.
+    /// Restores from a snapshot (`campaign restore`), which lose the proofs of the
+    /// DAG's solved leaves.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub restores: Vec<RestoreRecord>,
     /// All runs together.
@@ -61,14 +61,23 @@ pub struct Run {
     pub team: Option<u64>,
 }
 
-/// A campaign made again from its snapshot: the DAG kept, its solved leaves opened
-/// again to be proven again.
+/// A campaign made again from its snapshot: the DAG kept, its solved leaves without
+/// their proofs. Restores before `kept` was recorded opened them all again, to be
+/// proven again; since, they stay solved (unproven), and those the root's proof
+/// takes as given are proven again once the root is solved.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct RestoreRecord {
     /// Runs before the restore.
     pub after_runs: u64,
     /// Solved leaves of the DAG opened again.
     pub reopened: u64,
+    /// Solved leaves of the DAG kept solved, unproven.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub kept: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// What a campaign's DAG has settled, from the root down.
@@ -146,6 +155,10 @@ pub struct DagCounts {
     pub expanded: u64,
     pub leaves: u64,
     pub solved: u64,
+    /// Of the solved leaves, those kept by a restore without their proofs (proven
+    /// again if the root's proof takes them as given).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unproven: u64,
     pub bytes: u64,
 }
 

@@ -174,9 +174,9 @@ fn team_runs_stop_and_continue() {
 }
 
 /// A snapshot of a stopped campaign, restored into a new directory without its
-/// store or parts: the open leaves keep their numbers, the solved ones are open
-/// again, and the restored campaign proves them again on its way to a
-/// certificate that holds.
+/// store or parts: every node keeps its numbers, the solved leaves unproven, and
+/// the restored campaign proves again those its root's proof needs on its way to
+/// a certificate that holds.
 #[test]
 fn restored_snapshots_prove_their_solved_leaves_again() {
     use crate::dag::State;
@@ -242,20 +242,56 @@ fn restored_snapshots_prove_their_solved_leaves_again() {
         restored.restores,
         vec![Restore {
             after_runs: 1,
-            reopened: solved_leaves
+            reopened: 0,
+            kept: solved_leaves,
         }]
     );
+    assert_eq!(restored.unproven.len() as u64, solved_leaves);
     assert_eq!(restored.dag.len(), before.len());
     for (old, new) in before.nodes.iter().zip(&restored.dag.nodes) {
         assert_eq!(old.state, new.state);
-        if new.state == State::Leaf {
-            assert!(!new.is_solved());
-            if !old.is_solved() {
-                assert_eq!((old.phi, old.delta), (new.phi, new.delta));
-            }
-        }
+        assert_eq!((old.phi, old.delta), (new.phi, new.delta));
     }
 
+    let mut campaign = Campaign::open(&restored_dir, &spec(&start, 5_000)).expect("opens");
+    assert_eq!(campaign.checkpoint().unproven.len() as u64, solved_leaves);
+    let mut last = None;
+    let outcome = campaign
+        .run(&options(2), &mut |f| last = Some(f.clone()))
+        .expect("runs");
+    let RunOutcome::Solved(settled) = outcome else {
+        panic!("not solved: {outcome:?}");
+    };
+    assert_eq!(settled.winner, Color::Black);
+    let last = last.expect("figures");
+    assert_eq!(last.solved_again, 0);
+    assert_eq!(campaign.checkpoint().runs.len(), 2);
+    // Those the proof did not need stay unproven.
+    assert_eq!(last.unproven, campaign.checkpoint().unproven.len());
+    drop(campaign);
+    let report = verify_directory(&restored_dir).unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(report.winner, Color::Black);
+}
+
+/// A solved campaign, restored: its root stays solved, but every leaf its proof
+/// takes as given is unproven, so the run opens those again, proves them and
+/// writes a certificate that holds; leaves the proof does not need stay unproven.
+#[test]
+fn a_restored_solved_root_proves_its_givens_again() {
+    use crate::snapshot::{restore, Snapshot};
+
+    let start = Position::start("5x5".parse().unwrap());
+    let dir = scratch("solved-5x5");
+    let mut campaign = Campaign::open(&dir, &spec(&start, 5_000)).expect("opens");
+    let outcome = campaign.run(&options(2), &mut |_| {}).expect("runs");
+    assert!(matches!(outcome, RunOutcome::Solved(_)), "{outcome:?}");
+    drop(campaign);
+
+    let restored_dir = scratch("solved-5x5-restored");
+    let restored =
+        restore(Snapshot::of(&dir).expect("a snapshot"), &restored_dir).expect("restores");
+    assert_eq!(restored.dag.root().wins(), Some(false));
+    let kept = restored.unproven.len();
     let mut campaign = Campaign::open(&restored_dir, &spec(&start, 5_000)).expect("opens");
     let mut last = None;
     let outcome = campaign
@@ -265,8 +301,56 @@ fn restored_snapshots_prove_their_solved_leaves_again() {
         panic!("not solved: {outcome:?}");
     };
     assert_eq!(settled.winner, Color::Black);
-    assert_eq!(last.expect("figures").solved_again, 0);
-    assert_eq!(campaign.checkpoint().runs.len(), 2);
+    let last = last.expect("figures");
+    assert!(last.run_reopened > 0 && last.run_jobs > 0, "{last:?}");
+    assert!(last.unproven < kept, "{} of {kept} left", last.unproven);
+    drop(campaign);
+    let report = verify_directory(&restored_dir).unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(report.winner, Color::Black);
+}
+
+/// The unproven leaves a restore keeps only steer: a snapshot whose solved leaves
+/// all claim the wrong outcome, restored, still ends with the right answer and a
+/// certificate that holds.
+#[test]
+fn unproven_leaves_that_lie_do_not_change_the_answer() {
+    use crate::dag::{State, LOST, WON};
+    use crate::snapshot::{restore, Snapshot};
+
+    let start = Position::start("5x5".parse().unwrap());
+    let dir = scratch("lying-5x5");
+    let mut campaign = Campaign::open(&dir, &spec(&start, 5_000)).expect("opens");
+    let stopping = RunOptions {
+        stop_after_jobs: Some(120),
+        ..options(2)
+    };
+    let outcome = campaign.run(&stopping, &mut |_| {}).expect("runs");
+    assert!(matches!(outcome, RunOutcome::Stopped(_)), "{outcome:?}");
+    drop(campaign);
+
+    let mut snapshot = Snapshot::of(&dir).expect("a snapshot");
+    let dag = &mut snapshot.checkpoint.dag;
+    let mut flipped = 0;
+    for node in &mut dag.nodes {
+        if node.state == State::Leaf {
+            if let Some(wins) = node.wins() {
+                (node.phi, node.delta) = if wins { LOST } else { WON };
+                flipped += 1;
+            }
+        }
+    }
+    assert!(flipped > 0, "120 jobs solved no leaf");
+    dag.recompute_all();
+    let restored_dir = scratch("lying-5x5-restored");
+    let restored = restore(snapshot, &restored_dir).expect("restores");
+    assert_eq!(restored.unproven.len(), flipped);
+
+    let mut campaign = Campaign::open(&restored_dir, &spec(&start, 5_000)).expect("opens");
+    let outcome = campaign.run(&options(2), &mut |_| {}).expect("runs");
+    let RunOutcome::Solved(settled) = outcome else {
+        panic!("not solved: {outcome:?}");
+    };
+    assert_eq!(settled.winner, Color::Black);
     drop(campaign);
     let report = verify_directory(&restored_dir).unwrap_or_else(|err| panic!("{err}"));
     assert_eq!(report.winner, Color::Black);

@@ -165,9 +165,9 @@ pub struct SnapshotArgs {
 /// where the snapshot's campaign was.
 ///
 /// The snapshot keeps the master's DAG, not the store or the proofs (the parts), so
-/// the DAG's solved leaves are opened again: the next runs prove them again, since
-/// the certificate needs their proofs, and go on with the open leaves where they
-/// were. Continue with `campaign run DIR` and the campaign's position and settings
+/// the DAG's solved leaves stay solved but unproven: the runs go on where the
+/// snapshot's campaign was, and once the root is solved they prove again the
+/// unproven leaves its proof takes as given (the certificate needs their proofs). Continue with `campaign run DIR` and the campaign's position and settings
 /// (`campaign status DIR` shows them). Exit code 2 when DIR exists and is not
 /// empty, or the snapshot is damaged.
 #[derive(Debug, Args)]
@@ -388,8 +388,16 @@ fn progress_message(f: &Figures) -> String {
 
 /// The figures of the run that ended, on stderr.
 fn print_run_figures(f: &Figures, campaign: &Campaign) {
+    let unproven = if f.unproven > 0 || f.run_reopened > 0 {
+        format!(
+            ", {} unproven leaves opened again for the root's proof ({} left)",
+            f.run_reopened, f.unproven
+        )
+    } else {
+        String::new()
+    };
     eprintln!(
-        "this run: {:.1} s, {} nodes ({} writing proofs), {} jobs, {} positions from the store, {} stored positions met by jobs and {} referred to by their proofs, {} positions proven inside parts stored ({} DAG leaves settled so), {} table entries from the last stop",
+        "this run: {:.1} s, {} nodes ({} writing proofs), {} jobs, {} positions from the store, {} stored positions met by jobs and {} referred to by their proofs, {} positions proven inside parts stored ({} DAG leaves settled so), {} table entries from the last stop{unproven}",
         f.run_seconds, f.run_nodes, f.run_proof_nodes, f.run_jobs, f.store_hits, f.run_proven_hits, f.run_given, f.run_exported, f.run_exported_leaves, campaign.warm_entries
     );
 }
@@ -457,6 +465,12 @@ fn print_totals(checkpoint: &Checkpoint) {
         in_flight.max(checkpoint.in_flight as usize)
     );
     outln!("store      {} solved positions", checkpoint.stored);
+    if !checkpoint.unproven.is_empty() {
+        outln!(
+            "unproven   {} solved leaves without their proofs (kept by a restore; proven again where the root's proof needs them)",
+            checkpoint.unproven.len()
+        );
+    }
     outln!(
         "root       proof number {}, disproof number {}",
         root.phi,
@@ -513,6 +527,7 @@ fn status_json(spec: &Spec, checkpoint: &Checkpoint) -> CampaignStatus {
             .map(|r| RestoreRecord {
                 after_runs: u64::from(r.after_runs),
                 reopened: r.reopened,
+                kept: r.kept,
             })
             .collect(),
         seconds,
@@ -525,6 +540,7 @@ fn status_json(spec: &Spec, checkpoint: &Checkpoint) -> CampaignStatus {
             expanded: expanded as u64,
             leaves: leaves as u64,
             solved: solved as u64,
+            unproven: checkpoint.unproven.len() as u64,
             bytes: checkpoint.dag.memory_bytes() as u64,
         },
         root_proof: proof_number(root.phi),
@@ -683,10 +699,17 @@ fn print_restores(checkpoint: &Checkpoint, runs: usize) {
         .iter()
         .filter(|r| r.after_runs as usize == runs)
     {
-        outln!(
-            "restored   from a snapshot: {} solved leaves opened again, to be proven again",
-            restore.reopened
-        );
+        if restore.kept > 0 || restore.reopened == 0 {
+            outln!(
+                "restored   from a snapshot: {} solved leaves kept without their proofs, proven again where the root's proof needs them",
+                restore.kept
+            );
+        } else {
+            outln!(
+                "restored   from a snapshot: {} solved leaves opened again, to be proven again",
+                restore.reopened
+            );
+        }
     }
 }
 
@@ -727,9 +750,9 @@ fn restore_campaign(args: RestoreArgs) -> anyhow::Result<ExitCode> {
     let snapshot = Snapshot::read(&args.file).map_err(campaign_error)?;
     let spec = snapshot.spec.clone();
     let checkpoint = restore(snapshot, &args.dir).map_err(campaign_error)?;
-    let reopened = checkpoint.restores.last().map_or(0, |r| r.reopened);
+    let kept = checkpoint.restores.last().map_or(0, |r| r.kept);
     outln!(
-        "restored   {} from {}: {} runs, DAG of {} nodes, {reopened} solved leaves opened again",
+        "restored   {} from {}: {} runs, DAG of {} nodes, {kept} solved leaves kept without their proofs",
         args.dir.display(),
         args.file.display(),
         checkpoint.runs.len(),
