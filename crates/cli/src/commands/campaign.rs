@@ -167,7 +167,8 @@ pub struct SnapshotArgs {
 /// The snapshot keeps the master's DAG, not the store or the proofs (the parts), so
 /// the DAG's solved leaves stay solved but unproven: the runs go on where the
 /// snapshot's campaign was, and once the root is solved they prove again the
-/// unproven leaves its proof takes as given (the certificate needs their proofs). Continue with `campaign run DIR` and the campaign's position and settings
+/// unproven leaves its proof takes as given (the certificate needs their proofs).
+/// Continue with `campaign run DIR` and the campaign's position and settings
 /// (`campaign status DIR` shows them). Exit code 2 when DIR exists and is not
 /// empty, or the snapshot is damaged.
 #[derive(Debug, Args)]
