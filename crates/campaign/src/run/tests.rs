@@ -1,12 +1,13 @@
 //! Runs that crash or stop after a given number of jobs, then go on: hooks that
 //! only the crate's tests can set.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use breakthrough_engine::{Color, Position};
 use breakthrough_proof::verify_directory;
 
-use crate::{Campaign, RunOptions, RunOutcome, Spec};
+use crate::checkpoint::Checkpoint;
+use crate::{Campaign, Figures, RunOptions, RunOutcome, Spec};
 
 /// A fresh directory under the system's temporary directory.
 fn scratch(name: &str) -> PathBuf {
@@ -173,6 +174,39 @@ fn team_runs_stop_and_continue() {
     assert_eq!(report.winner, Color::Black);
 }
 
+/// A 5x5 campaign in `dir` (5,000-node jobs, two workers) stopped after `jobs`
+/// jobs.
+fn stopped_5x5(dir: &Path, jobs: u64) {
+    let start = Position::start("5x5".parse().unwrap());
+    let mut campaign = Campaign::open(dir, &spec(&start, 5_000)).expect("opens");
+    let stopping = RunOptions {
+        stop_after_jobs: Some(jobs),
+        ..options(2)
+    };
+    let outcome = campaign.run(&stopping, &mut |_| {}).expect("runs");
+    assert!(matches!(outcome, RunOutcome::Stopped(_)), "{outcome:?}");
+}
+
+/// Runs the 5x5 campaign in `dir` to its end: Black wins, and the certificate
+/// holds. The last figures, and the campaign's unproven leaves left.
+fn solve_5x5_and_verify(dir: &Path) -> (Figures, usize) {
+    let start = Position::start("5x5".parse().unwrap());
+    let mut campaign = Campaign::open(dir, &spec(&start, 5_000)).expect("opens");
+    let mut last = None;
+    let outcome = campaign
+        .run(&options(2), &mut |f| last = Some(f.clone()))
+        .expect("runs");
+    let RunOutcome::Solved(settled) = outcome else {
+        panic!("not solved: {outcome:?}");
+    };
+    assert_eq!(settled.winner, Color::Black);
+    let unproven = campaign.checkpoint().unproven.len();
+    drop(campaign);
+    let report = verify_directory(dir).unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(report.winner, Color::Black);
+    (last.expect("figures"), unproven)
+}
+
 /// A snapshot of a stopped campaign, restored into a new directory without its
 /// store or parts: every node keeps its numbers, the solved leaves unproven, and
 /// the restored campaign proves again those its root's proof needs on its way to
@@ -185,15 +219,7 @@ fn restored_snapshots_prove_their_solved_leaves_again() {
 
     let start = Position::start("5x5".parse().unwrap());
     let dir = scratch("snapshot-5x5");
-    let mut campaign = Campaign::open(&dir, &spec(&start, 5_000)).expect("opens");
-    let stopping = RunOptions {
-        stop_after_jobs: Some(80),
-        ..options(2)
-    };
-    let outcome = campaign.run(&stopping, &mut |_| {}).expect("runs");
-    assert!(matches!(outcome, RunOutcome::Stopped(_)), "{outcome:?}");
-    assert_eq!(campaign.checkpoint().runs[0].team, Some(1));
-    drop(campaign);
+    stopped_5x5(&dir, 80);
 
     let snapshot = Snapshot::of(&dir).expect("a snapshot");
     let bytes = snapshot.to_bytes();
@@ -253,24 +279,19 @@ fn restored_snapshots_prove_their_solved_leaves_again() {
         assert_eq!((old.phi, old.delta), (new.phi, new.delta));
     }
 
-    let mut campaign = Campaign::open(&restored_dir, &spec(&start, 5_000)).expect("opens");
+    let campaign = Campaign::open(&restored_dir, &spec(&start, 5_000)).expect("opens");
     assert_eq!(campaign.checkpoint().unproven.len() as u64, solved_leaves);
-    let mut last = None;
-    let outcome = campaign
-        .run(&options(2), &mut |f| last = Some(f.clone()))
-        .expect("runs");
-    let RunOutcome::Solved(settled) = outcome else {
-        panic!("not solved: {outcome:?}");
-    };
-    assert_eq!(settled.winner, Color::Black);
-    let last = last.expect("figures");
-    assert_eq!(last.solved_again, 0);
-    assert_eq!(campaign.checkpoint().runs.len(), 2);
-    // Those the proof did not need stay unproven.
-    assert_eq!(last.unproven, campaign.checkpoint().unproven.len());
+    assert_eq!(campaign.checkpoint().runs[0].team, Some(1));
     drop(campaign);
-    let report = verify_directory(&restored_dir).unwrap_or_else(|err| panic!("{err}"));
-    assert_eq!(report.winner, Color::Black);
+    let (last, unproven) = solve_5x5_and_verify(&restored_dir);
+    assert_eq!(last.solved_again, 0);
+    let runs = Checkpoint::read(&restored_dir, start.board())
+        .unwrap()
+        .unwrap()
+        .runs;
+    assert_eq!(runs.len(), 2);
+    // Those the proof did not need stay unproven.
+    assert_eq!(last.unproven, unproven);
 }
 
 /// A solved campaign, restored: its root stays solved, but every leaf its proof
@@ -280,33 +301,17 @@ fn restored_snapshots_prove_their_solved_leaves_again() {
 fn a_restored_solved_root_proves_its_givens_again() {
     use crate::snapshot::{restore, Snapshot};
 
-    let start = Position::start("5x5".parse().unwrap());
     let dir = scratch("solved-5x5");
-    let mut campaign = Campaign::open(&dir, &spec(&start, 5_000)).expect("opens");
-    let outcome = campaign.run(&options(2), &mut |_| {}).expect("runs");
-    assert!(matches!(outcome, RunOutcome::Solved(_)), "{outcome:?}");
-    drop(campaign);
+    solve_5x5_and_verify(&dir);
 
     let restored_dir = scratch("solved-5x5-restored");
     let restored =
         restore(Snapshot::of(&dir).expect("a snapshot"), &restored_dir).expect("restores");
     assert_eq!(restored.dag.root().wins(), Some(false));
     let kept = restored.unproven.len();
-    let mut campaign = Campaign::open(&restored_dir, &spec(&start, 5_000)).expect("opens");
-    let mut last = None;
-    let outcome = campaign
-        .run(&options(2), &mut |f| last = Some(f.clone()))
-        .expect("runs");
-    let RunOutcome::Solved(settled) = outcome else {
-        panic!("not solved: {outcome:?}");
-    };
-    assert_eq!(settled.winner, Color::Black);
-    let last = last.expect("figures");
+    let (last, _) = solve_5x5_and_verify(&restored_dir);
     assert!(last.run_reopened > 0 && last.run_jobs > 0, "{last:?}");
     assert!(last.unproven < kept, "{} of {kept} left", last.unproven);
-    drop(campaign);
-    let report = verify_directory(&restored_dir).unwrap_or_else(|err| panic!("{err}"));
-    assert_eq!(report.winner, Color::Black);
 }
 
 /// The unproven leaves a restore keeps only steer: a snapshot whose solved leaves
@@ -317,16 +322,8 @@ fn unproven_leaves_that_lie_do_not_change_the_answer() {
     use crate::dag::{State, LOST, WON};
     use crate::snapshot::{restore, Snapshot};
 
-    let start = Position::start("5x5".parse().unwrap());
     let dir = scratch("lying-5x5");
-    let mut campaign = Campaign::open(&dir, &spec(&start, 5_000)).expect("opens");
-    let stopping = RunOptions {
-        stop_after_jobs: Some(120),
-        ..options(2)
-    };
-    let outcome = campaign.run(&stopping, &mut |_| {}).expect("runs");
-    assert!(matches!(outcome, RunOutcome::Stopped(_)), "{outcome:?}");
-    drop(campaign);
+    stopped_5x5(&dir, 120);
 
     let mut snapshot = Snapshot::of(&dir).expect("a snapshot");
     let dag = &mut snapshot.checkpoint.dag;
@@ -344,14 +341,5 @@ fn unproven_leaves_that_lie_do_not_change_the_answer() {
     let restored_dir = scratch("lying-5x5-restored");
     let restored = restore(snapshot, &restored_dir).expect("restores");
     assert_eq!(restored.unproven.len(), flipped);
-
-    let mut campaign = Campaign::open(&restored_dir, &spec(&start, 5_000)).expect("opens");
-    let outcome = campaign.run(&options(2), &mut |_| {}).expect("runs");
-    let RunOutcome::Solved(settled) = outcome else {
-        panic!("not solved: {outcome:?}");
-    };
-    assert_eq!(settled.winner, Color::Black);
-    drop(campaign);
-    let report = verify_directory(&restored_dir).unwrap_or_else(|err| panic!("{err}"));
-    assert_eq!(report.winner, Color::Black);
+    solve_5x5_and_verify(&restored_dir);
 }
