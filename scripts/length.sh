@@ -24,21 +24,27 @@ if [ -z "${BREAKTHROUGH:-}" ]; then cargo build --release --quiet; fi
 out=results/$board-length.json
 # The top-level `length` of solve's JSON (pretty: two spaces an indent), empty when null.
 length_of() { grep -E '^  "length": [0-9]+' "$1" | grep -oE '[0-9]+' || true; }
+tmp=$out.tmp
+named_winner() { [ -f "$1" ] && grep -qE '^  "winner": "(white|black)"' "$1"; }
+# A run killed together with this script leaves its file at $tmp: it went on from
+# $out's answers, so it holds them and its own, and takes $out's place.
+if named_winner "$tmp"; then
+  mv "$tmp" "$out"
+  echo "$board: $tmp, left by a run that was killed, recorded in $out"
+fi
 resume=()
 if [ -f "$out" ]; then
   found=$(length_of "$out")
   if [ -n "$found" ]; then
     echo "$board: length $found plies, found already ($out)"
     if grep -qE '^  "proof": null' "$out"; then
-      echo "$board: $out has no certificate; to write one, move it away and run" \
-        "again with --length-guess $found --proof FILE (two questions)" >&2
+      echo "$board: $out has no certificate; to write one (no question asked" \
+        "again): solve $board --length --length-resume $out --proof FILE" >&2
     fi
     exit 0
   fi
   resume=(--length-resume "$out")
 fi
-tmp=$out.tmp
-named_winner() { [ -f "$1" ] && grep -qE '^  "winner": "(white|black)"' "$1"; }
 status=0
 "$bin" solve "$board" --length ${resume[@]+"${resume[@]}"} --time-limit "$seconds" --quiet \
   --out "$tmp" "$@" || status=$?

@@ -1,8 +1,10 @@
 //! A solve with its progress shown: what `solve` runs and what the Python package
 //! runs, so that both report the same course.
 
+use std::cell::RefCell;
+
 use breakthrough_engine::Position;
-use breakthrough_solver::{solve, Phase, Progress, Solution, SolveOptions};
+use breakthrough_solver::{solve_saving, Phase, Progress, Solution, SolveOptions};
 
 use crate::progress;
 use crate::solve_result::Sample;
@@ -10,22 +12,32 @@ use crate::text::human;
 
 /// Solves `position` with a progress spinner on stderr (none when `quiet` or when
 /// stderr is no terminal); the solution, and the search's course (root numbers
-/// against time, for plots) ending with the final figures.
+/// against time, for plots) ending with the final figures. `before_proof` gets the
+/// solution and the course so far when the proof's extraction is about to start
+/// (see [`solve_saving`]).
 pub fn with_progress(
     position: &Position,
     options: &SolveOptions,
     quiet: bool,
+    before_proof: &mut dyn FnMut(&Solution, &[Sample]),
 ) -> (Solution, Vec<Sample>) {
     let bar = progress::spinner(quiet);
-    let mut course = Vec::new();
-    let solution = solve(position, options, &mut |p| {
-        if p.phase == Phase::Search {
-            course.push((p.seconds, p.nodes, p.root_proof, p.root_disproof));
-        }
-        bar.set_message(progress_message(p));
-        bar.tick();
-    });
+    let course = RefCell::new(Vec::new());
+    let solution = solve_saving(
+        position,
+        options,
+        &mut |p| {
+            if p.phase == Phase::Search {
+                let sample = (p.seconds, p.nodes, p.root_proof, p.root_disproof);
+                course.borrow_mut().push(sample);
+            }
+            bar.set_message(progress_message(p));
+            bar.tick();
+        },
+        &mut |solution| before_proof(solution, &course.borrow()),
+    );
     bar.finish_and_clear();
+    let mut course = course.into_inner();
     let stats = &solution.stats;
     course.push((
         stats.seconds,

@@ -791,6 +791,62 @@ fn a_stopped_length_search_reports_its_questions() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A solve killed while it writes its proof keeps what it found: `--out` is written
+/// when the extraction starts, marked `proof_unfinished`, and a run resumed from it
+/// asks no length question again.
+#[test]
+fn a_kill_while_writing_the_proof_keeps_the_length() {
+    let dir = scratch("kill-proof");
+    let (out, proof) = (dir.join("5x5.json"), dir.join("5x5.cert"));
+    let (out, proof) = (out.to_str().unwrap(), proof.to_str().unwrap());
+    let args = ["solve", "5x5", "--length", "--threads", "1", "--quiet"];
+    let mut child = Command::new(program())
+        .args([&args[..], &["--out", out, "--proof", proof]].concat())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The extraction takes most of a second; the file appears when it starts.
+    let started = std::time::Instant::now();
+    let text = loop {
+        if let Ok(text) = std::fs::read_to_string(out) {
+            break text;
+        }
+        assert!(child.try_wait().unwrap().is_none(), "the solve ended first");
+        assert!(started.elapsed().as_secs() < 300, "no --out file");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(json["status"], "solved");
+    assert_eq!(json["stopped_by"], "proof_unfinished");
+    assert_eq!(json["winner"], "black");
+    assert_eq!(json["length"], 26);
+    assert_eq!(json["proof"], serde_json::Value::Null);
+    assert!(
+        !Path::new(proof).exists(),
+        "the proof was written before the kill"
+    );
+    let output = run(&[
+        &args[..],
+        &["--length-resume", out, "--proof", proof, "--json"],
+    ]
+    .concat());
+    assert!(output.status.success(), "{}", stderr(&output));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(json["length"], 26);
+    assert_eq!(json["stopped_by"], serde_json::Value::Null);
+    assert_eq!(json["length_search"]["probes"].as_array().unwrap().len(), 0);
+    assert!(!json["length_search"]["earlier"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    let (code, verified) = verify_json(proof);
+    assert_eq!(code, Some(0));
+    assert_eq!(verified.length, Some(26));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// `--length-guess` starts the questions there, goes down after each "yes" and up
 /// after each "no", and finds the same length; the JSON says where it started.
 #[test]

@@ -1,5 +1,6 @@
 //! `scripts/length.sh` keeps what a run found: its answers when the run failed after
-//! them (a failed certificate, say), nothing when the solve itself did not finish.
+//! them (a failed certificate, say) or was killed with the script, nothing when the
+//! solve itself did not finish.
 //! The script runs in a copy of the repository's layout, with BREAKTHROUGH naming
 //! a stand-in for the program that writes a given JSON and exits with a given code.
 
@@ -69,4 +70,25 @@ fn a_run_without_a_winner_keeps_nothing() {
         assert_eq!(kept, None);
         std::fs::remove_dir_all(&dir).ok();
     }
+}
+
+#[test]
+fn a_run_killed_with_the_script_is_kept_by_the_next() {
+    let dir = layout("killed");
+    // What a solve killed while writing its proof leaves, the script killed too.
+    let left = FOUND.replace(
+        "null\n}",
+        "null,\n  \"stopped_by\": \"proof_unfinished\"\n}",
+    );
+    std::fs::write(dir.join("results/4x4-length.json.tmp"), &left).unwrap();
+    let (code, kept) = run_with(&dir, UNSOLVED, 1);
+    assert_eq!(code, Some(0));
+    assert_eq!(kept.as_deref(), Some(left.as_str()));
+    // A file left without a winner is not taken: the run goes on without it.
+    std::fs::remove_file(dir.join("results/4x4-length.json")).unwrap();
+    std::fs::write(dir.join("results/4x4-length.json.tmp"), UNSOLVED).unwrap();
+    let (code, kept) = run_with(&dir, FOUND, 0);
+    assert_eq!(code, Some(0));
+    assert_eq!(kept.as_deref(), Some(FOUND));
+    std::fs::remove_dir_all(&dir).ok();
 }

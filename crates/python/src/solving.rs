@@ -136,7 +136,8 @@ pub fn solve(
         ..SolveOptions::default()
     };
     let (solution, course, options) = interruptible(py, stop, move || {
-        let (solution, course) = search::with_progress(&position, &options, !progress);
+        let (solution, course) =
+            search::with_progress(&position, &options, !progress, &mut |_, _| {});
         (solution, course, options)
     })?;
     let proof_bytes = match &solution.proof {

@@ -37,7 +37,7 @@ pub use numbers::{Infinity, ProofNumber};
 pub use proof::{CampaignProof, CertificateSummary, Claim, PartSummary, ProofSummary};
 pub use solve::{
     FoundLengthSearch, LengthSearch, PartialLengthSearch, Probe, RootMove, SearchSettings,
-    SolveResult, Solver, Unanswered,
+    SolveResult, Solver, Unanswered, PROOF_UNFINISHED,
 };
 pub use stats::{RaceRuleCounts, Sample, SearchStats, Stats, TableStats};
 pub use terms::{LineKind, Outcome, Side, Status};

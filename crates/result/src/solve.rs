@@ -8,6 +8,10 @@ use crate::proof::ProofSummary;
 use crate::stats::Stats;
 use crate::terms::{LineKind, Outcome, Side, Status};
 
+/// `stopped_by` of a solve's `--out` file written before the proof's extraction
+/// and left by a process that did not finish it.
+pub const PROOF_UNFINISHED: &str = "proof_unfinished";
+
 /// One solve's result: the position, who wins, how it was found and at what cost.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SolveResult {
@@ -21,7 +25,10 @@ pub struct SolveResult {
     /// A move that keeps the win, when the side to move wins.
     pub best_move: Option<String>,
     pub status: Status,
-    /// What stopped the solve: `node_limit`, `time_limit` or `interrupted`.
+    /// What stopped the solve: `node_limit`, `time_limit` or `interrupted`; or
+    /// `proof_unfinished` ([`PROOF_UNFINISHED`]) in a file written before the
+    /// proof's extraction, which the finished run writes again: the process ended
+    /// while writing the proof.
     pub stopped_by: Option<String>,
     /// The result in words, for example "second player (black) wins".
     pub verdict: String,

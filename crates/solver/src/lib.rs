@@ -56,7 +56,7 @@ pub use search::bounded::{BoundedSearch, Searched, WrittenProof};
 pub use search::dfpn::DfpnConfig;
 pub use search::proven::ProvenElsewhere;
 pub use solution::{RootMove, Solution};
-pub use solve::solve;
+pub use solve::{solve, solve_saving};
 pub use table::key::Key;
 pub use table::pn::Pn;
 pub use table::{prefetch_line, SavedEntry, Table, TableStats};

@@ -25,6 +25,19 @@ pub fn solve(
     options: &SolveOptions,
     observer: &mut dyn FnMut(&Progress),
 ) -> Solution {
+    solve_saving(position, options, observer, &mut |_| {})
+}
+
+/// [`solve`], calling `before_proof` with the solution (length and root moves
+/// included) once it is found and before the proof is extracted, when the options
+/// ask for a proof: the extraction can take minutes after hours of search, and a
+/// caller that saves the solution there keeps it if the process is killed.
+pub fn solve_saving(
+    position: &Position,
+    options: &SolveOptions,
+    observer: &mut dyn FnMut(&Progress),
+    before_proof: &mut dyn FnMut(&Solution),
+) -> Solution {
     let started = std::time::Instant::now();
     let table = Table::for_board(position.board(), options.table_mb);
     let (outcome, stats) = search(position, options, &table, observer);
@@ -96,6 +109,7 @@ pub fn solve(
         }
     }
     if options.proof {
+        before_proof(&solution);
         let plies = solution.length.as_ref().map(|found| found.plies);
         solution.proof = Some(prove(position, winner, plies, options, &table, observer));
     }

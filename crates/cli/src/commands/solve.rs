@@ -10,7 +10,7 @@ use anyhow::Context;
 use breakthrough_cli::text::human;
 use breakthrough_cli::write_atomically;
 use breakthrough_engine::{Color, Position};
-use breakthrough_result::{LengthSearch, Outcome, Side, SolveResult};
+use breakthrough_result::{LengthSearch, Outcome, Side, SolveResult, PROOF_UNFINISHED};
 use breakthrough_solver::estimate::DEFAULT_WEIGHT;
 use breakthrough_solver::{check_earlier, Algorithm, Limits, Probe, Proof, Solution, SolveOptions};
 use clap::{Args, ValueEnum};
@@ -92,6 +92,9 @@ pub struct SolveArgs {
     pub json: bool,
 
     /// Also write the JSON object to this file (atomically: written, then renamed).
+    /// With --proof it is written first when the proof's extraction starts, with
+    /// `stopped_by` "proof_unfinished", so that a process killed while writing the
+    /// proof keeps what it found (the length's answers, for --length-resume)
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
 
@@ -173,7 +176,10 @@ impl From<AlgoArg> for Algorithm {
 pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let (_, position) = args.target.resolve()?;
     let options = solve_options(&args, &position)?;
-    let (solution, course) = search::with_progress(&position, &options, args.quiet);
+    let (solution, course) =
+        search::with_progress(&position, &options, args.quiet, &mut |found, course| {
+            save_before_proof(&args, found, &options, course)
+        });
     warn_if_earlier_disagrees(&options, &solution);
     show_and_save(&args, &solution, &options, &course)?;
     if let Some(Err(err)) = &solution.proof {
@@ -184,6 +190,36 @@ pub fn run(args: SolveArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(3)
     })
+}
+
+/// Writes `--out` before the proof's extraction starts, marked `proof_unfinished`:
+/// a process killed while writing the proof (a session's end, the memory killer)
+/// then leaves the solve's answers, its length's among them, for `--length-resume`
+/// and for scripts; the finished run writes the file again. A failed write only
+/// warns: the search goes on to its proof and the final write.
+fn save_before_proof(
+    args: &SolveArgs,
+    solution: &Solution,
+    options: &SolveOptions,
+    course: &[Sample],
+) {
+    let Some(path) = &args.out else {
+        return;
+    };
+    let mut report = solve_result(solution, options, None, course, system::wall_seconds());
+    report.stopped_by = Some(PROOF_UNFINISHED.to_string());
+    let written = serde_json::to_string_pretty(&report)
+        .map_err(anyhow::Error::from)
+        .and_then(|mut text| {
+            text.push('\n');
+            write_atomically(path, text.as_bytes())
+        });
+    if let Err(err) = written {
+        eprintln!(
+            "warning: cannot write {} before the proof: {err:#}",
+            path.display()
+        );
+    }
 }
 
 /// The search's options from the arguments, every one checked before the search
