@@ -94,7 +94,7 @@ pub struct SolveArgs {
     /// Also write the JSON object to this file (atomically: written, then renamed).
     /// With --proof it is written first when the proof's extraction starts, with
     /// `stopped_by` "proof_unfinished", so that a process killed while writing the
-    /// proof keeps what it found (the length's answers, for --length-resume)
+    /// proof keeps what it found (the length's answers, for --length-resume).
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
 
