@@ -122,14 +122,7 @@ fn stopped_runs_continue_from_the_checkpoint() {
     std::fs::write(&warm, &bytes).unwrap();
     assert!(crate::warm::load(&dir).is_none());
     let mut campaign = Campaign::open(&dir, &spec(&start, 500)).expect("opens");
-    let mut last = None;
-    let outcome = campaign
-        .run(&options(1), &mut |f| last = Some(f.clone()))
-        .expect("runs");
-    let RunOutcome::Solved(settled) = outcome else {
-        panic!("not solved: {outcome:?}");
-    };
-    let (winner, figures) = (settled.winner, last.expect("figures"));
+    let (winner, figures) = run_to_the_end(&mut campaign, &options(1));
     drop(campaign);
     assert!(!warm.exists(), "a solved campaign keeps no warm table");
     assert_eq!(winner, Color::Black);
@@ -159,15 +152,8 @@ fn team_runs_stop_and_continue() {
     assert!(matches!(outcome, RunOutcome::Stopped(_)), "{outcome:?}");
     drop(campaign);
     let mut campaign = Campaign::open(&dir, &spec(&start, 5_000)).expect("opens");
-    let mut last = None;
-    let outcome = campaign
-        .run(&team(None), &mut |f| last = Some(f.clone()))
-        .expect("runs");
-    let RunOutcome::Solved(settled) = outcome else {
-        panic!("not solved: {outcome:?}");
-    };
-    assert_eq!(settled.winner, Color::Black);
-    let figures = last.expect("figures");
+    let (winner, figures) = run_to_the_end(&mut campaign, &team(None));
+    assert_eq!(winner, Color::Black);
     assert_eq!(figures.solved_again, 0);
     assert!(figures.stored > 0);
     let report = verify_directory(&dir).unwrap_or_else(|err| panic!("{err}"));
@@ -192,19 +178,25 @@ fn stopped_5x5(dir: &Path, jobs: u64) {
 fn solve_5x5_and_verify(dir: &Path) -> (Figures, usize) {
     let start = Position::start("5x5".parse().unwrap());
     let mut campaign = Campaign::open(dir, &spec(&start, 5_000)).expect("opens");
-    let mut last = None;
-    let outcome = campaign
-        .run(&options(2), &mut |f| last = Some(f.clone()))
-        .expect("runs");
-    let RunOutcome::Solved(settled) = outcome else {
-        panic!("not solved: {outcome:?}");
-    };
-    assert_eq!(settled.winner, Color::Black);
+    let (winner, figures) = run_to_the_end(&mut campaign, &options(2));
+    assert_eq!(winner, Color::Black);
     let unproven = campaign.checkpoint().unproven.len();
     drop(campaign);
     let report = verify_directory(dir).unwrap_or_else(|err| panic!("{err}"));
     assert_eq!(report.winner, Color::Black);
-    (last.expect("figures"), unproven)
+    (figures, unproven)
+}
+
+/// Runs `campaign` until its root is solved: the winner and the last figures.
+fn run_to_the_end(campaign: &mut Campaign, options: &RunOptions) -> (Color, Figures) {
+    let mut last = None;
+    let outcome = campaign
+        .run(options, &mut |f| last = Some(f.clone()))
+        .expect("runs");
+    let RunOutcome::Solved(settled) = outcome else {
+        panic!("not solved: {outcome:?}");
+    };
+    (settled.winner, last.expect("figures"))
 }
 
 /// A snapshot of a stopped campaign, restored into a new directory without its
