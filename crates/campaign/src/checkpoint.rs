@@ -39,6 +39,9 @@ const MAGIC: &[u8; 8] = b"BTCAMP\0\0";
 const VERSION: u16 = 4;
 /// The oldest version this program reads.
 const OLDEST_VERSION: u16 = 1;
+/// The bytes of a node without its edges, and of an edge, in every version.
+pub(crate) const NODE_BYTES: usize = 27;
+pub(crate) const EDGE_BYTES: usize = 6;
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,6 +179,12 @@ impl Checkpoint {
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
+        self.to_bytes_and_nodes_at().0
+    }
+
+    /// [`Checkpoint::to_bytes`], and where in them the nodes section (its count)
+    /// begins: a snapshot keeps that section in columns.
+    pub(crate) fn to_bytes_and_nodes_at(&self) -> (Vec<u8>, usize) {
         let mut out = Vec::new();
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
@@ -222,6 +231,7 @@ impl Checkpoint {
         for id in &self.unproven {
             out.extend_from_slice(&id.to_le_bytes());
         }
+        let nodes_at = out.len();
         out.extend_from_slice(&(self.dag.nodes.len() as u32).to_le_bytes());
         for node in &self.dag.nodes {
             let p = &node.position;
@@ -240,7 +250,7 @@ impl Checkpoint {
         }
         let checksum = crc32fast::hash(&out);
         out.extend_from_slice(&checksum.to_le_bytes());
-        out
+        (out, nodes_at)
     }
 
     /// Reads a checkpoint of a campaign on `board`; leaves in flight come back as
@@ -300,8 +310,8 @@ impl Checkpoint {
             }
         }
         let count = r.u32()?;
-        // A node takes at least 27 bytes: a count the bytes cannot hold is damage.
-        if u64::from(count) * 27 > (body.len() - r.at) as u64 {
+        // A count the bytes cannot hold is damage.
+        if u64::from(count) * NODE_BYTES as u64 > (body.len() - r.at) as u64 {
             return Err(format!("{count} nodes do not fit in the file"));
         }
         let mut nodes = Vec::with_capacity(count as usize);
@@ -525,8 +535,27 @@ fn check_unproven(unproven: &[u32], nodes: &[Node]) -> Result<(), String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// A 5x5 campaign's checkpoint whose DAG has its first 60 nodes expanded, with
+    /// numbers of every size, some solved, and transpositions among the children.
+    pub(crate) fn expanded_checkpoint() -> Checkpoint {
+        let start = Position::start("5x5".parse().unwrap());
+        let mut dag = Dag::new(start);
+        let mut rng = fastrand::Rng::with_seed(11);
+        for id in 0..60 {
+            dag.expand(id, |_, _| match rng.u8(..10) {
+                0 => (Pn::ZERO, Pn::INF),
+                1 => (Pn::INF, Pn::ZERO),
+                _ => (
+                    Pn::from_raw(rng.u32(1..1 << 20)),
+                    Pn::from_raw(rng.u32(1..)),
+                ),
+            });
+        }
+        Checkpoint::new(dag)
+    }
 
     fn checkpoint() -> Checkpoint {
         let board: Board = "5x5".parse().unwrap();
