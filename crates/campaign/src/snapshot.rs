@@ -91,7 +91,7 @@ impl Snapshot {
         plain.extend_from_slice(spec.as_bytes());
         plain.extend_from_slice(&(head.len() as u32).to_le_bytes());
         plain.extend_from_slice(head);
-        plain.extend_from_slice(&columns::columns_of(nodes).expect("the checkpoint's own rows"));
+        columns::columns_of(nodes, &mut plain).expect("the checkpoint's own rows");
         plain.extend_from_slice(checksum);
         let mut options = XzOptions::with_preset(PRESET);
         options.set_check_sum_type(CheckType::Crc32);
@@ -122,9 +122,11 @@ impl Snapshot {
                 let (columns, checksum) = rest
                     .split_last_chunk::<4>()
                     .ok_or("cut short in the checkpoint")?;
-                let rows = columns::rows_of(columns)
+                let mut checkpoint = head.to_vec();
+                columns::rows_of(columns, &mut checkpoint)
                     .map_err(|why| format!("the checkpoint's nodes: {why}"))?;
-                [head, &rows, checksum].concat()
+                checkpoint.extend_from_slice(checksum);
+                checkpoint
             }
             _ => return Err(format!("version {version}; this program reads 1 and 2")),
         };

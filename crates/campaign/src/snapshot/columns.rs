@@ -20,9 +20,9 @@ const EDGE_COUNT_AT: usize = NODE_BYTES - 1;
 /// The child of a move that ends the game.
 const NO_CHILD: u32 = u32::MAX;
 
-/// The columns of a checkpoint's nodes section (the node count and the rows);
-/// the error says where the rows are not whole.
-pub(super) fn columns_of(section: &[u8]) -> Result<Vec<u8>, String> {
+/// Appends to `out` the columns of a checkpoint's nodes section (the node count
+/// and the rows); the error says where the rows are not whole.
+pub(super) fn columns_of(section: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
     let (count, mut rest) = section.split_first_chunk::<4>().ok_or("no node count")?;
     let count = u32::from_le_bytes(*count) as usize;
     // Each node's row and its edges' bytes.
@@ -40,7 +40,7 @@ pub(super) fn columns_of(section: &[u8]) -> Result<Vec<u8>, String> {
     if !rest.is_empty() {
         return Err(format!("{} bytes after the last node", rest.len()));
     }
-    let mut out = Vec::with_capacity(section.len());
+    out.reserve(section.len());
     out.extend_from_slice(&(count as u32).to_le_bytes());
     for byte in 0..NODE_BYTES {
         out.extend(nodes.iter().map(|(row, _)| row[byte]));
@@ -55,19 +55,19 @@ pub(super) fn columns_of(section: &[u8]) -> Result<Vec<u8>, String> {
         for edge in edges.chunks_exact(EDGE_BYTES) {
             let child = u32::from_le_bytes(edge[2..6].try_into().expect("4 bytes"));
             if child == NO_CHILD {
-                push_number(&mut out, 0);
+                push_number(out, 0);
             } else {
-                push_number(&mut out, 1 + zigzag(i64::from(child) - previous));
+                push_number(out, 1 + zigzag(i64::from(child) - previous));
                 previous = i64::from(child);
             }
         }
     }
-    Ok(out)
+    Ok(())
 }
 
-/// The nodes section (the count and the rows) that `columns` were made of; the
-/// error says what is wrong with them.
-pub(super) fn rows_of(columns: &[u8]) -> Result<Vec<u8>, String> {
+/// Appends to `out` the nodes section (the count and the rows) that `columns`
+/// were made of; the error says what is wrong with them.
+pub(super) fn rows_of(columns: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
     let (count_bytes, rest) = columns.split_first_chunk::<4>().ok_or("no node count")?;
     let count = u32::from_le_bytes(*count_bytes) as usize;
     let (rows, rest) = count
@@ -83,7 +83,7 @@ pub(super) fn rows_of(columns: &[u8]) -> Result<Vec<u8>, String> {
     let (tos, mut children) = rest
         .split_at_checked(edges)
         .ok_or("the edges' moves cut short")?;
-    let mut out = Vec::with_capacity(4 + count * NODE_BYTES + edges * EDGE_BYTES);
+    out.reserve(4 + count * NODE_BYTES + edges * EDGE_BYTES);
     out.extend_from_slice(count_bytes);
     let mut edge = 0;
     for (id, &edge_count) in edge_counts.iter().enumerate() {
@@ -109,7 +109,7 @@ pub(super) fn rows_of(columns: &[u8]) -> Result<Vec<u8>, String> {
     if !children.is_empty() {
         return Err(format!("{} bytes after the last child", children.len()));
     }
-    Ok(out)
+    Ok(())
 }
 
 fn zigzag(value: i64) -> u64 {
@@ -151,6 +151,16 @@ mod tests {
     use super::*;
     use crate::checkpoint::tests::expanded_checkpoint;
 
+    fn to_columns(rows: &[u8]) -> Result<Vec<u8>, String> {
+        let mut out = Vec::new();
+        columns_of(rows, &mut out).map(|()| out)
+    }
+
+    fn to_rows(columns: &[u8]) -> Result<Vec<u8>, String> {
+        let mut out = Vec::new();
+        rows_of(columns, &mut out).map(|()| out)
+    }
+
     fn nodes_section() -> Vec<u8> {
         let (bytes, nodes_at) = expanded_checkpoint().to_bytes_and_nodes_at();
         bytes[nodes_at..bytes.len() - 4].to_vec()
@@ -159,12 +169,12 @@ mod tests {
     #[test]
     fn columns_give_back_the_rows() {
         let rows = nodes_section();
-        let columns = columns_of(&rows).expect("whole rows");
+        let columns = to_columns(&rows).expect("whole rows");
         assert!(columns.len() < rows.len(), "children take fewer bytes");
-        assert_eq!(rows_of(&columns).expect("reads back"), rows);
+        assert_eq!(to_rows(&columns).expect("reads back"), rows);
         // An empty section is a section too.
         let none = 0u32.to_le_bytes();
-        assert_eq!(rows_of(&columns_of(&none).unwrap()).unwrap(), none);
+        assert_eq!(to_rows(&to_columns(&none).unwrap()).unwrap(), none);
     }
 
     #[test]
@@ -199,21 +209,21 @@ mod tests {
     #[test]
     fn damaged_columns_never_panic() {
         let rows = nodes_section();
-        let columns = columns_of(&rows).unwrap();
+        let columns = to_columns(&rows).unwrap();
         for cut in 0..columns.len() {
-            assert!(rows_of(&columns[..cut]).is_err(), "cut at {cut}");
+            assert!(to_rows(&columns[..cut]).is_err(), "cut at {cut}");
         }
         let mut rng = fastrand::Rng::with_seed(5);
         for _ in 0..2000 {
             let mut damaged = columns.clone();
             let at = rng.usize(..damaged.len());
             damaged[at] ^= 1 << rng.u8(..8);
-            if let Ok(read) = rows_of(&damaged) {
+            if let Ok(read) = to_rows(&damaged) {
                 assert_ne!(read, rows, "a flip at {at} read as the original");
             }
         }
         let mut longer = columns.clone();
         longer.push(0);
-        assert!(rows_of(&longer).is_err());
+        assert!(to_rows(&longer).is_err());
     }
 }
