@@ -587,6 +587,19 @@ pub(crate) mod tests {
         bytes
     }
 
+    /// `bytes` without the byte ranges `cuts` (offset and length, in order, in
+    /// `bytes`' offsets), as version `version` with its checksum.
+    fn without(bytes: &[u8], cuts: &[(usize, usize)], version: u16) -> Vec<u8> {
+        let mut kept = Vec::with_capacity(bytes.len());
+        let mut from = 0;
+        for &(offset, length) in cuts {
+            kept.extend_from_slice(&bytes[from..offset]);
+            from = offset + length;
+        }
+        kept.extend_from_slice(&bytes[from..]);
+        with_version(kept, version)
+    }
+
     /// The bytes of `written` (one run, one restore that kept no leaves, no
     /// history, no progress, no unproven leaves) as version 3 wrote them: without
     /// the restore's kept leaves and the unproven section's count.
@@ -598,10 +611,7 @@ pub(crate) mod tests {
         let unproven = kept + 8 + 4 + 4;
         assert_eq!(v4[kept..kept + 8], [0; 8]);
         assert_eq!(v4[unproven..unproven + 4], [0; 4]);
-        let mut v3 = v4[..kept].to_vec();
-        v3.extend_from_slice(&v4[kept + 8..unproven]);
-        v3.extend_from_slice(&v4[unproven + 4..]);
-        with_version(v3, 3)
+        without(&v4, &[(kept, 8), (unproven, 4)], 3)
     }
 
     /// The bytes of `written` as version 2 wrote them: version 3's without the
@@ -611,9 +621,7 @@ pub(crate) mod tests {
         // Magic 8, version 2, figures 12, runs 4 + 49, restores 4 + 12, history 4.
         let progress = MAGIC.len() + 2 + 12 + 4 + 49 + 4 + 12 + 4;
         assert_eq!(v3[progress..progress + 4], [0; 4]);
-        let mut v2 = v3[..progress].to_vec();
-        v2.extend_from_slice(&v3[progress + 4..]);
-        with_version(v2, 2)
+        without(&v3, &[(progress, 4)], 2)
     }
 
     /// The current version reads back as written, progress samples and all.
@@ -702,9 +710,7 @@ pub(crate) mod tests {
         // version 2, figures 12, run count 4, the run 45 bytes; then team 4, the
         // restores' count 4 and the one restore 12).
         let run_end = MAGIC.len() + 2 + 12 + 4 + 45;
-        let mut v1 = v2[..run_end].to_vec();
-        v1.extend_from_slice(&v2[run_end + 4 + 4 + 12..]);
-        let v1 = with_version(v1, 1);
+        let v1 = without(&v2, &[(run_end, 4 + 4 + 12)], 1);
         let read = Checkpoint::from_bytes(&v1, board).expect("reads version 1");
         assert_eq!(read.runs[0].team, None);
         assert_eq!(read.runs[0].nodes, 1_000_000);

@@ -17,6 +17,7 @@
 use std::io::{Read, Write};
 use std::path::Path;
 
+use breakthrough_proof::XZ_MEMORY_LIMIT_KB;
 use breakthrough_solver::Key;
 use flate2::read::GzDecoder;
 use lzma_rust2::{CheckType, XzOptions, XzReader, XzWriter};
@@ -35,9 +36,6 @@ const VERSION: u16 = 2;
 
 /// The xz preset: a larger one packs the 6x6 campaign's snapshot no smaller.
 const PRESET: u32 = 6;
-/// The most memory a snapshot's xz stream may ask its reader for, in KiB: room for
-/// the dictionary of any preset, so that a lying header cannot claim more.
-const XZ_MEMORY_LIMIT_KB: u32 = 128 << 10;
 const XZ_MAGIC: &[u8; 6] = b"\xfd7zXZ\0";
 const GZIP_MAGIC: &[u8; 2] = b"\x1f\x8b";
 

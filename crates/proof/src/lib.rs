@@ -76,4 +76,4 @@ pub use identity::Identity;
 pub use nodes::{replies_in_order, NodeWriter};
 pub use settle::{holds_out, settles, wins_within, DEFAULT_SETTLE_PLIES, MAX_SETTLE_PLIES};
 pub use verify::{Problem, VerifyError, VerifyReport};
-pub use xz::Compression;
+pub use xz::{Compression, XZ_MEMORY_LIMIT_KB};

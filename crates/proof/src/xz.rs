@@ -34,9 +34,10 @@ impl Compression {
     }
 }
 
-/// The most memory a stream may ask its reader for, in KiB: room for the
-/// dictionary of any preset, so that a lying header cannot claim more.
-const MEMORY_LIMIT_KB: u32 = 128 << 10;
+/// The most memory an xz stream may ask its reader for, in KiB: room for the
+/// dictionary of any preset, so that a lying header cannot claim more. The
+/// campaign's snapshot reader holds its streams to it too.
+pub const XZ_MEMORY_LIMIT_KB: u32 = 128 << 10;
 
 /// Output read per step, so that a lying length costs no memory up front.
 const CHUNK: u64 = 1 << 20;
@@ -118,7 +119,7 @@ pub(crate) fn decompress(compressed: &[u8], length: u64) -> Result<Vec<u8>, Stri
     if compressed.get(6..8) != Some(&NO_CHECK[..]) {
         return Err(damaged("an xz stream with a check of its own".into()));
     }
-    let mut reader = XzReader::new_mem_limit(compressed, false, MEMORY_LIMIT_KB);
+    let mut reader = XzReader::new_mem_limit(compressed, false, XZ_MEMORY_LIMIT_KB);
     let mut stream = Vec::new();
     loop {
         // Stop as soon as the stream is longer than declared: a bomb stays small.

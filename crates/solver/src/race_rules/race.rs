@@ -187,7 +187,9 @@ fn armies_of(position: &Position) -> Armies {
 
 /// The shortest race win of `from..=to` moves, with its length and first move, if
 /// the bounded search finds one: each length in turn, the board worked out once.
-/// The position must be open (see [`crate::race_rules::classify`]).
+/// The position must be open (see [`crate::race_rules::classify`]), so it has no
+/// win in one, and lengths under 2 are not looked for (a `race_moves` of 0 or 1
+/// asks for none).
 pub(crate) fn shortest_race_win(position: &Position, from: u32, to: u32) -> Option<(u32, Step)> {
     let geometry = Geometry::of(position.board(), true);
     let armies = armies_of(position);
