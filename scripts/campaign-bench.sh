@@ -3,9 +3,9 @@
 # campaign's directory afresh and continues the copy for SECONDS with one build,
 # then with the other (in the order A B B A, so that a drift of the machine falls
 # on both), and prints each run's nodes a second and, at the end, the median of
-# each build and their ratio. The campaign itself is not touched. The copies go in
-# SCRATCH (default: a temporary directory, removed at the end); each needs the
-# campaign's size on disk.
+# each build and their ratio. The campaign itself is not touched, and must not be
+# running meanwhile. The copies go in SCRATCH (default: a temporary directory,
+# removed at the end); each needs the campaign's size on disk.
 # Extra arguments go to `campaign run` (--threads, --tt-mb, ...).
 # Usage: scripts/campaign-bench.sh CAMPAIGN_DIR BOARD BUILD_A BUILD_B [SECONDS] [ROUNDS] [options]
 set -euo pipefail
@@ -38,7 +38,10 @@ run_once() {
   # Exit code 3: stopped by the time limit, as meant.
   "$build" campaign run "$scratch/copy" "$board" --time-limit "$seconds" --quiet "$@" \
     > "$scratch/log" 2>&1 || status=$?
-  if [ "$status" -ne 3 ]; then
+  if [ "$status" -eq 0 ]; then
+    echo "campaign-bench.sh: $build solved the campaign within $seconds s; give fewer seconds" >&2
+    exit 1
+  elif [ "$status" -ne 3 ]; then
     cat "$scratch/log" >&2
     echo "campaign-bench.sh: $build ended with exit code $status" >&2
     exit 1
