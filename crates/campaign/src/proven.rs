@@ -240,7 +240,7 @@ mod tests {
 
     /// As the set grows, its filter grows with it: it keeps finding every stored
     /// position, and lets few others through (one fixed filter of 2^21 bits let
-    /// 40% through at a million).
+    /// 38% through at a million).
     #[test]
     fn the_filter_grows_with_the_set() {
         let slot = ProvenSlot::default();
