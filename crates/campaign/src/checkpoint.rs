@@ -15,7 +15,8 @@
 //!          moves won (u8), lost (u8), depth count (u8), each depth from the root:
 //!          positions (u64), solved (u64)
 //! unproven: u32 count, each a node (u32), ascending: solved leaves whose proofs
-//!          the store lacks (kept by a restore)
+//!          the store lacks (kept by a restore, or settled by a run that deferred
+//!          its proofs)
 //! nodes:   u32 count, each: white (u64), black (u64), black to move (u8), phi (u32),
 //!          delta (u32), expanded (u8), edge count (u8), each edge: from (u8),
 //!          to (u8), child (u32; u32::MAX for a move that ends the game)
@@ -150,8 +151,9 @@ pub struct Checkpoint {
     /// What the DAG had settled over time (since version 3).
     pub progress: Vec<Progress>,
     /// The DAG's solved leaves whose proofs the store lacks, ascending: kept solved
-    /// by a restore, and opened again when the root's proof needs them
-    /// ([`crate::run`]).
+    /// by a restore or settled by a run that deferred its proofs
+    /// (`RunOptions::defer_proofs`), and opened again when the root's proof needs
+    /// them ([`crate::run`]).
     pub unproven: Vec<u32>,
     pub dag: Dag,
 }

@@ -61,6 +61,13 @@ pub struct RunOptions {
     /// expand at least this many positions, for later proofs to refer to (0: none;
     /// see [`crate::transport::WorkerSettings::export_min`]).
     pub export_min: u64,
+    /// Jobs settle their positions without writing their proofs: the master keeps
+    /// each such leaf solved but unproven, as a restore keeps the leaves of a
+    /// snapshot, and proves those the root's proof takes as given once the root is
+    /// solved (the run's jobs then write their proofs). For a run whose parts
+    /// would not outlive it (a machine lent for one session): writing proofs takes
+    /// a large share of a run's time, and a snapshot keeps none of them.
+    pub defer_proofs: bool,
 }
 
 impl Default for RunOptions {
@@ -81,6 +88,7 @@ impl Default for RunOptions {
             stop_after_jobs: None,
             echo_jobs: false,
             export_min: DEFAULT_EXPORT_MIN,
+            defer_proofs: false,
         }
     }
 }
@@ -149,9 +157,11 @@ pub struct Figures {
     /// stored (none: a stored position is never handed out).
     pub store_hits: u64,
     pub solved_again: u64,
-    /// Unproven leaves (kept by a restore) that this run opened again, to prove
-    /// them again for the root's proof, and those left.
+    /// Unproven leaves (kept by a restore, or settled by a run that deferred its
+    /// proofs) that this run opened again, to prove them for the root's proof,
+    /// and those left; and the leaves this run settled without their proofs.
     pub run_reopened: u64,
+    pub run_deferred: u64,
     pub unproven: usize,
     pub dag_nodes: usize,
     pub root: (Pn, Pn),
@@ -408,6 +418,7 @@ impl Campaign {
         });
         let run = RunState {
             store_hits: std::mem::take(&mut self.loaded_from_store),
+            defer: options.defer_proofs,
             ..RunState::default()
         };
         (self.exported, self.exported_leaves) = (0, 0);
@@ -518,6 +529,8 @@ impl Campaign {
             return Ok(true);
         }
         self.checkpoint.dag.set_leaves(&changes);
+        // What is left to do is proving: deferred, it would never end.
+        run.defer = false;
         Ok(false)
     }
 
@@ -556,6 +569,7 @@ impl Campaign {
                 max_nodes: self.spec.job_nodes,
                 thresholds,
                 home: run.homes.get(&leaf).copied(),
+                prove: !run.defer,
             });
             run.next_job += 1;
         }
@@ -659,9 +673,21 @@ impl Campaign {
             } => {
                 let key = Key::of(&position);
                 if !self.is_stored(&key, &position, wins, run)? {
-                    run.given += given.len() as u64;
-                    self.batch.push(key, wins, part, given, exported);
-                    run.stored += 1;
+                    match part {
+                        Some(part) => {
+                            run.given += given.len() as u64;
+                            self.batch.push(key, wins, part, given, exported);
+                            run.stored += 1;
+                        }
+                        None => {
+                            // Proven again only if the root's proof needs it.
+                            let unproven = &mut self.checkpoint.unproven;
+                            if let Err(at) = unproven.binary_search(&leaf) {
+                                unproven.insert(at, leaf);
+                            }
+                            run.deferred += 1;
+                        }
+                    }
                 }
                 if leaf == 0 {
                     self.root_best = best;
@@ -797,6 +823,7 @@ impl Campaign {
             store_hits: run.store_hits,
             solved_again: run.solved_again,
             run_reopened: run.reopened,
+            run_deferred: run.deferred,
             unproven: self.checkpoint.unproven.len(),
             dag_nodes: self.checkpoint.dag.len(),
             root: (root.phi, root.delta),
@@ -996,6 +1023,10 @@ struct RunState {
     stored: u64,
     /// Unproven leaves opened again for the root's proof.
     reopened: u64,
+    /// Leaves settled by jobs that wrote no proof, and whether the jobs handed
+    /// out now are to write none (see [`RunOptions::defer_proofs`]).
+    deferred: u64,
+    defer: bool,
     store_hits: u64,
     solved_again: u64,
     /// The id of the next job handed out.

@@ -35,13 +35,17 @@ pub struct Job {
     /// The worker that last searched this subtree (its table may still hold it),
     /// as [`Report::Done`]'s `place` named it; a transport with one table ignores it.
     pub home: Option<u32>,
+    /// Whether a job that settles its position writes its proof (its part);
+    /// without, the outcome comes back without one (see `RunOptions::defer_proofs`).
+    pub prove: bool,
 }
 
 /// What a job found, as the master takes it in: a settled position's proof is
-/// the part's file bytes (compressed by the worker, not the master). The stored
-/// positions that proof takes as proven are [`Transport::committed`]'s; the
-/// positions below its root it exports, [`WorkerSettings::export_min`]'s.
-pub type Outcome = JobOutcome<Vec<u8>>;
+/// the part's file bytes (compressed by the worker, not the master), or none for a
+/// job that was not to prove ([`Job::prove`]). The stored positions that proof
+/// takes as proven are [`Transport::committed`]'s; the positions below its root it
+/// exports, [`WorkerSettings::export_min`]'s.
+pub type Outcome = JobOutcome<Option<Vec<u8>>>;
 
 /// A finished job.
 #[derive(Clone, Debug)]
@@ -253,7 +257,7 @@ fn worker(
                 continue;
             }
             let options = JobOptions {
-                proof: writer.is_none(),
+                proof: job.prove && writer.is_none(),
                 ..job_options(&job, settings, proven)
             };
             let mut observer = |p: &Progress| {
@@ -269,7 +273,7 @@ fn worker(
             }));
             let report = match (&writer, ran) {
                 (Some(writer), Ok(Ok(searched)))
-                    if matches!(searched.outcome, JobOutcome::Solved { .. }) =>
+                    if job.prove && matches!(searched.outcome, JobOutcome::Solved { .. }) =>
                 {
                     match writer.send((job, options, searched)) {
                         Ok(()) => continue,
@@ -323,7 +327,7 @@ fn start_writer<'scope, 'env>(
         .map(|_| proofs)
 }
 
-/// The options of a worker's job (with its proof).
+/// The options of a worker's job (with its proof, if it is to prove).
 fn job_options(job: &Job, settings: &WorkerSettings, proven: &ProvenSlot) -> JobOptions {
     JobOptions {
         max_nodes: job.max_nodes,
@@ -331,7 +335,7 @@ fn job_options(job: &Job, settings: &WorkerSettings, proven: &ProvenSlot) -> Job
         min_nodes: job.max_nodes / 10,
         race_rules: settings.race_rules,
         inverse_epsilon: settings.inverse_epsilon,
-        proof: true,
+        proof: job.prove,
         proof_mb: PART_PROOF_MB,
         stop: Some(Arc::clone(&settings.halt.searches)),
         stop_proof: Some(Arc::clone(&settings.halt.proofs)),
@@ -360,10 +364,10 @@ fn done(job: &Job, ran: std::thread::Result<Result<JobReport, ExtractError>>) ->
         Ok(Err(err)) => return failed(job, &err.to_string()),
         Err(_) => return failed(job, "the worker panicked"),
     };
-    let outcome = report.outcome.try_map_proof(|proof| {
-        proof
-            .map(|proof| proof.to_bytes_with(Compression::Fast))
-            .ok_or("solved without its proof")
+    let outcome = report.outcome.try_map_proof(|proof| match proof {
+        Some(proof) => Ok(Some(proof.to_bytes_with(Compression::Fast))),
+        None if job.prove => Err("solved without its proof"),
+        None => Ok(None),
     });
     let outcome = match outcome {
         Ok(outcome) => outcome,

@@ -82,6 +82,7 @@ enum WireToWorker {
         max_nodes: u64,
         thresholds: (u32, u32),
         home: Option<u32>,
+        prove: bool,
     },
     News {
         solved: Vec<(WireKey, bool)>,
@@ -100,7 +101,7 @@ enum WireOutcome {
     Solved {
         wins: bool,
         best: Option<(u8, u8)>,
-        part: Vec<u8>,
+        part: Option<Vec<u8>>,
         given: Vec<WireKey>,
         exported: Vec<WirePosition>,
     },
@@ -222,6 +223,7 @@ impl ToWorker {
                 max_nodes: job.max_nodes,
                 thresholds: numbers_out(job.thresholds),
                 home: job.home,
+                prove: job.prove,
             },
             ToWorker::News { solved } => WireToWorker::News {
                 solved: solved
@@ -261,6 +263,7 @@ impl ToWorker {
                 max_nodes,
                 thresholds,
                 home,
+                prove,
             } => ToWorker::Job {
                 job: Job {
                     id,
@@ -268,6 +271,7 @@ impl ToWorker {
                     max_nodes,
                     thresholds: numbers_in(thresholds),
                     home,
+                    prove,
                 },
             },
             WireToWorker::News { solved } => ToWorker::News {
@@ -403,6 +407,7 @@ mod tests {
             max_nodes: 20_000,
             thresholds: (Pn::from_raw(12), Pn::INF),
             home: Some(3),
+            prove: false,
         };
         let key = Key::of(&job.position);
         let sent = ToWorker::Job { job: job.clone() };
@@ -413,8 +418,8 @@ mod tests {
         assert_eq!(Key::of(&got.position), key);
         assert_eq!(got.position.to_string(), job.position.to_string());
         assert_eq!(
-            (got.max_nodes, got.thresholds, got.home),
-            (20_000, job.thresholds, Some(3))
+            (got.max_nodes, got.thresholds, got.home, got.prove),
+            (20_000, job.thresholds, Some(3), false)
         );
         let child = Key::of(&job.position.play_step(job.position.steps()[0]));
         let news = ToWorker::News {
@@ -477,7 +482,7 @@ mod tests {
             outcome: Outcome::Solved {
                 wins: false,
                 best: Some(steps[1]),
-                proof: vec![1, 2, 3, 255],
+                proof: Some(vec![1, 2, 3, 255]),
                 given: vec![
                     Key::of(&position()),
                     Key::of(&position().play_step(steps[0])),
@@ -488,7 +493,21 @@ mod tests {
             proof_nodes: 45,
             proven_hits: 2,
         });
-        for report in [open, solved] {
+        let unproven = Report::Done(Done {
+            job: 7,
+            place: 0,
+            outcome: Outcome::Solved {
+                wins: true,
+                best: None,
+                proof: None,
+                given: Vec::new(),
+                exported: Vec::new(),
+            },
+            nodes: 99,
+            proof_nodes: 0,
+            proven_hits: 0,
+        });
+        for report in [open, solved, unproven] {
             let ToMaster::Report(got) =
                 ToMaster::decode(&ToMaster::Report(report.clone()).encode()).unwrap()
             else {
@@ -518,6 +537,7 @@ mod tests {
                 max_nodes: 100,
                 thresholds: (Pn::INF, Pn::INF),
                 home: None,
+                prove: true,
             },
         };
         let bytes = job.encode();

@@ -335,3 +335,68 @@ fn unproven_leaves_that_lie_do_not_change_the_answer() {
     assert_eq!(restored.unproven.len(), flipped);
     solve_5x5_and_verify(&restored_dir);
 }
+
+/// Runs that defer their proofs keep the leaves their jobs settle solved but
+/// unproven, store nothing, and go on across a stop; once the root is solved the
+/// run proves the leaves its proof takes as given, and the certificate holds.
+/// Teams too (their writers are then idle).
+#[test]
+fn deferred_proofs_are_written_once_the_root_needs_them() {
+    let start = Position::start("5x5".parse().unwrap());
+    let dir = scratch("deferred-5x5");
+    let deferring = |stop_after_jobs| RunOptions {
+        team: 2,
+        stop_after_jobs,
+        defer_proofs: true,
+        ..options(2)
+    };
+    let mut campaign = Campaign::open(&dir, &spec(&start, 5_000)).expect("opens");
+    let mut last = None;
+    let outcome = campaign
+        .run(&deferring(Some(60)), &mut |f| last = Some(f.clone()))
+        .expect("runs");
+    assert!(matches!(outcome, RunOutcome::Stopped(_)), "{outcome:?}");
+    let last = last.expect("figures");
+    assert!(last.run_deferred > 0, "60 jobs settled no leaf");
+    assert_eq!((last.stored, last.run_proof_nodes), (0, 0));
+    assert_eq!(last.unproven as u64, last.run_deferred);
+    drop(campaign);
+
+    let mut campaign = Campaign::open(&dir, &spec(&start, 5_000)).expect("opens");
+    assert_eq!(
+        campaign.checkpoint().unproven.len() as u64,
+        last.run_deferred
+    );
+    let (winner, figures) = run_to_the_end(&mut campaign, &deferring(None));
+    assert_eq!(winner, Color::Black);
+    assert!(
+        figures.run_reopened > 0 && figures.stored > 0,
+        "{figures:?}"
+    );
+    drop(campaign);
+    let report = verify_directory(&dir).unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(report.winner, Color::Black);
+}
+
+/// A root that the first job settles without its proof is proven by the next.
+#[test]
+fn a_root_settled_without_its_proof_is_proven_again() {
+    let start = Position::start("3x5".parse().unwrap());
+    let dir = scratch("deferred-root-3x5");
+    let mut campaign = Campaign::open(&dir, &spec(&start, 1_000_000)).expect("opens");
+    let deferring = RunOptions {
+        defer_proofs: true,
+        ..options(1)
+    };
+    let (winner, figures) = run_to_the_end(&mut campaign, &deferring);
+    assert_eq!(winner, Color::Black);
+    assert_eq!(
+        (figures.run_jobs, figures.run_deferred),
+        (2, 1),
+        "{figures:?}"
+    );
+    assert_eq!(figures.unproven, 0);
+    drop(campaign);
+    let report = verify_directory(&dir).unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(report.winner, Color::Black);
+}

@@ -108,6 +108,15 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_EXPORT_MIN)]
     pub export_min: u64,
 
+    /// Settle positions without writing their proofs, for a run whose directory
+    /// will not outlive it (a machine lent for one session, whose parts a snapshot
+    /// does not keep): such a leaf stays solved but unproven, as a restore keeps
+    /// them, and once the root is solved the run proves those its proof takes as
+    /// given, writing proofs from then on. Jobs spend no time writing proofs, but
+    /// store nothing for later jobs to meet. May change between runs.
+    #[arg(long)]
+    pub defer_proofs: bool,
+
     /// Turn the race rules off (fixed when the campaign starts).
     #[arg(long, alias = "no-patterns")]
     pub no_race_rules: bool,
@@ -246,6 +255,7 @@ fn run_campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
         hurry: Arc::new(AtomicBool::new(false)),
         echo_jobs: args.echo_jobs,
         export_min: args.export_min,
+        defer_proofs: args.defer_proofs,
     };
     if args.echo_jobs && args.dir.exists() {
         return Err(InputError(anyhow::anyhow!(
@@ -389,13 +399,18 @@ fn progress_message(f: &Figures) -> String {
 
 /// The figures of the run that ended, on stderr.
 fn print_run_figures(f: &Figures, campaign: &Campaign) {
+    let deferred = if f.run_deferred > 0 {
+        format!(", {} leaves settled without their proofs", f.run_deferred)
+    } else {
+        String::new()
+    };
     let unproven = if f.unproven > 0 || f.run_reopened > 0 {
         format!(
-            ", {} unproven leaves opened again for the root's proof ({} left)",
+            "{deferred}, {} unproven leaves opened again for the root's proof ({} left)",
             f.run_reopened, f.unproven
         )
     } else {
-        String::new()
+        deferred
     };
     eprintln!(
         "this run: {:.1} s, {} nodes ({} writing proofs), {} jobs, {} positions from the store, {} stored positions met by jobs and {} referred to by their proofs, {} positions proven inside parts stored ({} DAG leaves settled so), {} table entries from the last stop{unproven}",
@@ -468,7 +483,7 @@ fn print_totals(checkpoint: &Checkpoint) {
     outln!("store      {} solved positions", checkpoint.stored);
     if !checkpoint.unproven.is_empty() {
         outln!(
-            "unproven   {} solved leaves without their proofs (kept by a restore; proven again where the root's proof needs them)",
+            "unproven   {} solved leaves without their proofs (kept by a restore or settled by a run that deferred them; proven again where the root's proof needs them)",
             checkpoint.unproven.len()
         );
     }
