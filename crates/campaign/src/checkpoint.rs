@@ -3,11 +3,12 @@
 //! minutes and when a run stops. All integers little-endian:
 //!
 //! ```text
-//! "BTCAMP\0\0", version (u16 = 4), then sections, then a CRC-32 of all before it:
+//! "BTCAMP\0\0", version (u16 = 5), then sections, then a CRC-32 of all before it:
 //! figures: positions in the store (u64), jobs in flight (u32), both when written
 //! runs:    u32 count, each: started (u64 Unix seconds), seconds (f64), nodes (u64),
 //!          jobs (u64), threads (u32), table MiB (u64), end (u8, see RunEnd),
-//!          threads per job (u32)
+//!          threads per job (u32), settings recorded (u8, 0 or 1), longest race
+//!          win (u32), nodes per job (u64), proofs deferred (u8, 0 or 1)
 //! restores: u32 count, each: runs before it (u32), solved leaves opened (u64),
 //!          solved leaves kept without their proofs (u64)
 //! history: u32 count, each: seconds (f64), nodes (u64), phi (u32), delta (u32)
@@ -22,7 +23,9 @@
 //!          to (u8), child (u32; u32::MAX for a move that ends the game)
 //! ```
 //!
-//! Versions 1 to 3 are read too. Version 1, written before teams and snapshots,
+//! Versions 1 to 4 are read too; their runs have no settings recorded (each ran
+//! with the campaign's, which could not change before version 5). Version 1,
+//! written before teams and snapshots,
 //! has no threads per job in its runs (`team` is `None`) and no restores section;
 //! neither it nor version 2 has a progress section; none of them has kept leaves
 //! (their restores opened every solved leaf) or an unproven section.
@@ -37,7 +40,7 @@ use crate::error::{write_durably, CampaignError};
 
 pub const CHECKPOINT_FILE: &str = "master.ckpt";
 const MAGIC: &[u8; 8] = b"BTCAMP\0\0";
-const VERSION: u16 = 4;
+const VERSION: u16 = 5;
 /// The oldest version this program reads.
 const OLDEST_VERSION: u16 = 1;
 /// The bytes of a node without its edges, and of an edge, in every version.
@@ -94,6 +97,20 @@ pub struct RunRecord {
     /// Threads per job (`--team`); `None` for a run recorded by a checkpoint of
     /// version 1, which did not keep it.
     pub team: Option<u32>,
+    /// The search's settings this run's jobs ran with; `None` for a run recorded
+    /// before version 5, which ran with the campaign's fixed ones.
+    pub settings: Option<RunSettings>,
+}
+
+/// The settings of a run's jobs that may change from one run to the next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunSettings {
+    /// The longest race win the race rules look for.
+    pub race_moves: u32,
+    /// Each job's node budget.
+    pub job_nodes: u64,
+    /// Whether the jobs settled their leaves without writing proofs.
+    pub defer_proofs: bool,
 }
 
 /// A restore from a snapshot ([`crate::snapshot`]): the snapshot holds the DAG but
@@ -202,6 +219,15 @@ impl Checkpoint {
             out.extend_from_slice(&run.table_mb.to_le_bytes());
             out.push(run.end.byte());
             out.extend_from_slice(&run.team.unwrap_or(0).to_le_bytes());
+            let settings = run.settings.unwrap_or(RunSettings {
+                race_moves: 0,
+                job_nodes: 0,
+                defer_proofs: false,
+            });
+            out.push(u8::from(run.settings.is_some()));
+            out.extend_from_slice(&settings.race_moves.to_le_bytes());
+            out.extend_from_slice(&settings.job_nodes.to_le_bytes());
+            out.push(u8::from(settings.defer_proofs));
         }
         out.extend_from_slice(&(self.restores.len() as u32).to_le_bytes());
         for restore in &self.restores {
@@ -375,6 +401,14 @@ impl Reader<'_> {
     fn u8(&mut self) -> Result<u8, String> {
         Ok(self.take::<1>()?[0])
     }
+    /// A byte that must be 0 or 1.
+    fn flag(&mut self, what: &str) -> Result<bool, String> {
+        match self.u8()? {
+            0 => Ok(false),
+            1 => Ok(true),
+            byte => Err(format!("{what}: {byte}, not 0 or 1")),
+        }
+    }
     fn u32(&mut self) -> Result<u32, String> {
         Ok(u32::from_le_bytes(self.take::<4>()?))
     }
@@ -392,12 +426,22 @@ impl Reader<'_> {
             table_mb: self.u64()?,
             end: RunEnd::of(self.u8()?).ok_or("a run's end is unknown")?,
             team: None,
+            settings: None,
         };
         if version >= 2 {
             record.team = match self.u32()? {
                 0 => None,
                 team => Some(team),
             };
+        }
+        if version >= 5 {
+            let recorded = self.flag("a run's settings")?;
+            let settings = RunSettings {
+                race_moves: self.u32()?,
+                job_nodes: self.u64()?,
+                defer_proofs: self.flag("a run's deferral of proofs")?,
+            };
+            record.settings = recorded.then_some(settings);
         }
         Ok(record)
     }
@@ -571,6 +615,11 @@ pub(crate) mod tests {
             table_mb: 64,
             end: RunEnd::TimeLimit,
             team: Some(2),
+            settings: Some(RunSettings {
+                race_moves: 5,
+                job_nodes: 66_000,
+                defer_proofs: true,
+            }),
         });
         checkpoint.restores.push(Restore {
             after_runs: 1,
@@ -602,11 +651,37 @@ pub(crate) mod tests {
         with_version(kept, version)
     }
 
+    /// The bytes of a run's settings in version 5 (recorded, race, job, deferral),
+    /// and where the first run's lie (magic 8, version 2, figures 12, run count
+    /// 4, the run's 49 bytes before them).
+    const RUN_SETTINGS: usize = 1 + 4 + 8 + 1;
+    const FIRST_RUN_SETTINGS_AT: usize = MAGIC.len() + 2 + 12 + 4 + 49;
+
+    /// The bytes of `written` (one run) as version 4 wrote them: without the run's
+    /// settings.
+    fn version_4(written: &Checkpoint) -> Vec<u8> {
+        without(
+            &written.to_bytes(),
+            &[(FIRST_RUN_SETTINGS_AT, RUN_SETTINGS)],
+            4,
+        )
+    }
+
+    /// `written` as a checkpoint before version 5 reads it: its runs' settings
+    /// unknown.
+    fn without_settings(written: &Checkpoint) -> Checkpoint {
+        let mut old = written.clone();
+        for run in &mut old.runs {
+            run.settings = None;
+        }
+        old
+    }
+
     /// The bytes of `written` (one run, one restore that kept no leaves, no
-    /// history, no progress, no unproven leaves) as version 3 wrote them: without
-    /// the restore's kept leaves and the unproven section's count.
+    /// history, no progress, no unproven leaves) as version 3 wrote them: version
+    /// 4's without the restore's kept leaves and the unproven section's count.
     fn version_3(written: &Checkpoint) -> Vec<u8> {
-        let v4 = written.to_bytes();
+        let v4 = version_4(written);
         // Magic 8, version 2, figures 12, runs 4 + 49, restores 4 + 12, then the
         // kept leaves 8; history 4, progress 4, then the unproven count 4.
         let kept = MAGIC.len() + 2 + 12 + 4 + 49 + 4 + 12;
@@ -677,6 +752,27 @@ pub(crate) mod tests {
         }
     }
 
+    /// A checkpoint of version 4 (no run settings) is read, its runs' settings
+    /// unknown; a settings byte other than 0 or 1 is damage.
+    #[test]
+    fn version_4_is_read() {
+        let written = checkpoint();
+        let board = written.dag.root().position.board();
+        let read = Checkpoint::from_bytes(&version_4(&written), board).expect("reads version 4");
+        assert_eq!(read.runs[0].settings, None);
+        assert_eq!(read.runs[0].team, Some(2));
+        assert_eq!(read.to_bytes(), without_settings(&written).to_bytes());
+        for at in [
+            FIRST_RUN_SETTINGS_AT,
+            FIRST_RUN_SETTINGS_AT + RUN_SETTINGS - 1,
+        ] {
+            let mut bytes = written.to_bytes();
+            bytes[at] = 2;
+            let refused = Checkpoint::from_bytes(&with_version(bytes, VERSION), board);
+            assert!(refused.unwrap_err().contains("not 0 or 1"));
+        }
+    }
+
     /// A checkpoint of version 3 (no kept leaves, no unproven section) is read.
     #[test]
     fn version_3_is_read() {
@@ -685,7 +781,7 @@ pub(crate) mod tests {
         let read = Checkpoint::from_bytes(&version_3(&written), board).expect("reads version 3");
         assert_eq!(read.restores, written.restores);
         assert!(read.unproven.is_empty());
-        assert_eq!(read.to_bytes(), written.to_bytes());
+        assert_eq!(read.to_bytes(), without_settings(&written).to_bytes());
     }
 
     /// A checkpoint of version 2 (no progress section) is read, with no progress.
@@ -694,10 +790,10 @@ pub(crate) mod tests {
         let written = checkpoint();
         let board = written.dag.root().position.board();
         let read = Checkpoint::from_bytes(&version_2(&written), board).expect("reads version 2");
-        assert_eq!(read.runs, written.runs);
+        assert_eq!(read.runs, without_settings(&written).runs);
         assert_eq!(read.restores, written.restores);
         assert!(read.progress.is_empty());
-        assert_eq!(read.to_bytes(), written.to_bytes());
+        assert_eq!(read.to_bytes(), without_settings(&written).to_bytes());
     }
 
     /// A checkpoint of version 1 (no threads per job, no restores) is read, its
@@ -718,7 +814,7 @@ pub(crate) mod tests {
         assert_eq!(read.runs[0].nodes, 1_000_000);
         assert!(read.restores.is_empty());
         assert_eq!(read.dag.len(), written.dag.len());
-        let refused = Checkpoint::from_bytes(&with_version(written.to_bytes(), 5), board);
-        assert!(refused.unwrap_err().contains("version 5"));
+        let refused = Checkpoint::from_bytes(&with_version(written.to_bytes(), 6), board);
+        assert!(refused.unwrap_err().contains("version 6"));
     }
 }

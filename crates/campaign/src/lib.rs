@@ -53,7 +53,7 @@ pub mod transport;
 pub mod warm;
 pub mod wire;
 
-pub use checkpoint::{Checkpoint, Progress, Restore, RunEnd, RunRecord, Sample};
+pub use checkpoint::{Checkpoint, Progress, Restore, RunEnd, RunRecord, RunSettings, Sample};
 pub use error::CampaignError;
 pub use job::{run_job, JobOptions, JobOutcome, JobReport};
 pub use proven::{Proven, ProvenSlot};

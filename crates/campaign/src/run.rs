@@ -10,7 +10,9 @@ use breakthrough_solver::{Key, Pn, RaceRules, Table};
 use hashbrown::{HashMap, HashSet};
 
 use crate::certificate::{top_of, write_certificate};
-use crate::checkpoint::{Checkpoint, Progress, RunEnd, RunRecord, Sample, PROGRESS_DEPTHS};
+use crate::checkpoint::{
+    Checkpoint, Progress, RunEnd, RunRecord, RunSettings, Sample, PROGRESS_DEPTHS,
+};
 use crate::dag::{Dag, State, LOST, WON};
 use crate::error::CampaignError;
 use crate::spec::{Spec, SPEC_FILE};
@@ -223,7 +225,9 @@ pub struct Campaign {
 impl Campaign {
     /// Opens the campaign in `dir` to continue it, or starts one there as `wanted`
     /// says (creating `dir`). A directory holding another campaign, or files that are
-    /// no campaign's, is refused without a change; so is a damaged checkpoint.
+    /// no campaign's, is refused without a change; so is a damaged checkpoint. The
+    /// settings that may change between runs (the longest race win, the nodes per
+    /// job) are `wanted`'s from now on: campaign.json records them for the next run.
     pub fn open(dir: &Path, wanted: &Spec) -> Result<Campaign, CampaignError> {
         let root = wanted
             .position()
@@ -240,6 +244,8 @@ impl Campaign {
         };
         if existing.is_none() {
             std::fs::create_dir_all(dir).map_err(CampaignError::io(dir))?;
+        }
+        if existing.as_ref() != Some(wanted) {
             wanted.write(dir)?;
         }
         // Without a checkpoint no run has started (a run writes one before its first
@@ -415,6 +421,15 @@ impl Campaign {
             table_mb: options.table_mb as u64,
             end: RunEnd::Running,
             team: Some(options.team() as u32),
+            settings: Some(RunSettings {
+                race_moves: if self.spec.race_rules {
+                    self.spec.race_moves
+                } else {
+                    0
+                },
+                job_nodes: self.spec.job_nodes,
+                defer_proofs: options.defer_proofs,
+            }),
         });
         let run = RunState {
             store_hits: std::mem::take(&mut self.loaded_from_store),

@@ -1,5 +1,8 @@
-//! A campaign's fixed settings, kept in `DIR/campaign.json`: the position and the
-//! rules of the search. A campaign is continued only with the same ones.
+//! A campaign's settings, kept in `DIR/campaign.json`: the position and the rules
+//! of the search. A campaign is continued only with the same position, race rules
+//! on or off and epsilon; the longest race win and the nodes per job may change
+//! between runs (each run's are in its record, [`crate::checkpoint::RunSettings`]),
+//! and campaign.json holds the latest run's.
 
 use std::path::Path;
 
@@ -17,7 +20,8 @@ const VERSION: u32 = 1;
 /// `docs/campaigns.md`).
 pub const DEFAULT_JOB_NODES: u64 = 200_000;
 
-/// What a campaign solves, and under which rules; fixed for its whole life.
+/// What a campaign solves, and under which rules: the position, the race rules
+/// on or off and epsilon fixed for its whole life, the rest the latest run's.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Spec {
     pub format: String,
@@ -25,13 +29,14 @@ pub struct Spec {
     pub board: String,
     /// The position, in the text format of docs/RULES.md.
     pub position: String,
-    /// The race rules: on or off, and the longest race win looked for.
+    /// The race rules: on or off (fixed), and the longest race win looked for
+    /// (may change between runs: race wins of any length are proofs).
     #[serde(alias = "patterns")]
     pub race_rules: bool,
     pub race_moves: u32,
     /// `1/epsilon` of df-pn's 1+epsilon trick.
     pub inverse_epsilon: u32,
-    /// Each job's node budget.
+    /// Each job's node budget (may change between runs).
     pub job_nodes: u64,
 }
 
@@ -97,7 +102,8 @@ impl Spec {
     }
 
     /// Why a campaign with settings `self` cannot be continued as `wanted`, if it
-    /// cannot.
+    /// cannot: another position, race rules or epsilon. A longer or shorter race
+    /// win, or another job size, only changes how the search gets there.
     pub fn mismatch(&self, wanted: &Spec) -> Option<String> {
         let differ = |what: &str, have: &dyn std::fmt::Display, want: &dyn std::fmt::Display| {
             Some(format!(
@@ -110,14 +116,8 @@ impl Spec {
         if self.race_rules != wanted.race_rules {
             return differ("race rules on:", &self.race_rules, &wanted.race_rules);
         }
-        if self.race_rules && self.race_moves != wanted.race_moves {
-            return differ("--race-moves", &self.race_moves, &wanted.race_moves);
-        }
         if self.inverse_epsilon != wanted.inverse_epsilon {
             return differ("1/epsilon", &self.inverse_epsilon, &wanted.inverse_epsilon);
-        }
-        if self.job_nodes != wanted.job_nodes {
-            return differ("--job-nodes", &self.job_nodes, &wanted.job_nodes);
         }
         None
     }

@@ -59,6 +59,17 @@ pub struct Run {
     /// Threads per job (`--team`); absent for runs before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub team: Option<u64>,
+    /// The longest race win its jobs looked for (0: race rules off); absent for
+    /// runs before each run's settings were recorded (the campaign's, then fixed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub race_moves: Option<u64>,
+    /// Each job's node budget; absent as `race_moves` is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_nodes: Option<u64>,
+    /// Whether its jobs settled leaves without writing their proofs; absent as
+    /// `race_moves` is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defer_proofs: Option<bool>,
 }
 
 /// A campaign made again from its snapshot: the DAG kept, its solved leaves without

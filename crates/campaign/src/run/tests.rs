@@ -400,3 +400,48 @@ fn a_root_settled_without_its_proof_is_proven_again() {
     let report = verify_directory(&dir).unwrap_or_else(|err| panic!("{err}"));
     assert_eq!(report.winner, Color::Black);
 }
+
+/// The longest race win and the job size may change between runs: each run
+/// records its own, campaign.json the latest, and the certificate holds; turning
+/// the race rules off is refused.
+#[test]
+fn race_length_and_job_size_change_between_runs() {
+    let start = Position::start("4x5".parse().unwrap());
+    let dir = scratch("settings-4x5");
+    let mut campaign = Campaign::open(&dir, &spec(&start, 500)).expect("opens");
+    let stopping = RunOptions {
+        stop_after_jobs: Some(3),
+        ..options(1)
+    };
+    let outcome = campaign.run(&stopping, &mut |_| {}).expect("runs");
+    assert!(matches!(outcome, RunOutcome::Stopped(_)), "{outcome:?}");
+    drop(campaign);
+
+    let off = Spec::new(&start, false, 5, 4, 500);
+    let Err(refused) = Campaign::open(&dir, &off) else {
+        panic!("the race rules turned off");
+    };
+    assert!(refused.to_string().contains("race rules"), "{refused}");
+    let changed = Spec::new(&start, true, 3, 4, 800);
+    let mut campaign = Campaign::open(&dir, &changed).expect("opens");
+    assert_eq!(Spec::read(&dir).unwrap(), Some(changed.clone()));
+    let deferring = RunOptions {
+        defer_proofs: true,
+        ..options(1)
+    };
+    let (winner, _) = run_to_the_end(&mut campaign, &deferring);
+    assert_eq!(winner, Color::Black);
+    let settings: Vec<_> = campaign
+        .checkpoint()
+        .runs
+        .iter()
+        .map(|run| {
+            run.settings
+                .map(|s| (s.race_moves, s.job_nodes, s.defer_proofs))
+        })
+        .collect();
+    assert_eq!(settings, [Some((5, 500, false)), Some((3, 800, true))]);
+    drop(campaign);
+    let report = verify_directory(&dir).unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(report.winner, Color::Black);
+}

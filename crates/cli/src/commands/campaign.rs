@@ -96,10 +96,10 @@ pub struct RunArgs {
     #[arg(long, value_name = "SECS", default_value_t = 300.0)]
     pub checkpoint_every: f64,
 
-    /// Nodes per job (fixed when the campaign starts).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_JOB_NODES,
-          value_parser = clap::value_parser!(u64).range(100..))]
-    pub job_nodes: u64,
+    /// Nodes per job [default: the campaign's latest run's; 200000 for a new
+    /// campaign]. May change between runs, and stays for the runs after.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(100..))]
+    pub job_nodes: Option<u64>,
 
     /// A job's proof (its part) also proves, on the way, the positions below its
     /// root; those whose proofs in it expand at least N positions are stored too,
@@ -121,13 +121,14 @@ pub struct RunArgs {
     #[arg(long, alias = "no-patterns")]
     pub no_race_rules: bool,
 
-    /// Longest race win the rules look for (fixed when the campaign starts). 4 on
-    /// every board: solve's longer default from 36 squares up was measured on single
-    /// solves, not on campaigns, whose jobs are budgeted in nodes, each about 3.5
-    /// times dearer with it.
-    #[arg(long, value_name = "K", default_value_t = DEFAULT_RACE_MOVES,
-          value_parser = clap::value_parser!(u32).range(1..=6))]
-    pub race_moves: u32,
+    /// Longest race win the rules look for [default: the campaign's latest run's;
+    /// 4 for a new campaign, on every board, as solve's longer default from 36
+    /// squares up was measured on single solves, not on jobs budgeted in nodes,
+    /// each about 3 times dearer with it]. May change between runs (a race win of
+    /// any length is a proof), and stays for the runs after; give --job-nodes with
+    /// it to keep the jobs' length in time.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=6))]
+    pub race_moves: Option<u32>,
 
     /// Print the result (result.json's object) on stdout instead of a summary.
     #[arg(long)]
@@ -218,12 +219,19 @@ fn run_campaign(args: RunArgs) -> anyhow::Result<ExitCode> {
     if position.winner().is_some() {
         return Err(InputError(anyhow::anyhow!("the game is already over at {position}")).into());
     }
+    // The settings that may change between runs default to the campaign's own; a
+    // campaign.json that cannot be read is reported when the campaign is opened.
+    let existing = Spec::read(&args.dir).ok().flatten();
     let spec = Spec::new(
         &position,
         !args.no_race_rules,
-        args.race_moves,
+        args.race_moves
+            .or(existing.as_ref().map(|spec| spec.race_moves))
+            .unwrap_or(DEFAULT_RACE_MOVES),
         4,
-        args.job_nodes,
+        args.job_nodes
+            .or(existing.as_ref().map(|spec| spec.job_nodes))
+            .unwrap_or(DEFAULT_JOB_NODES),
     );
     let table_mb = args.tt_mb.map_or_else(
         || system::default_table_mb(position.board(), false),
@@ -507,6 +515,9 @@ fn runs(checkpoint: &Checkpoint) -> Vec<Run> {
             table_mb: r.table_mb,
             end: r.end.name().to_string(),
             team: r.team.map(u64::from),
+            race_moves: r.settings.map(|s| u64::from(s.race_moves)),
+            job_nodes: r.settings.map(|s| s.job_nodes),
+            defer_proofs: r.settings.map(|s| s.defer_proofs),
         })
         .collect()
 }
@@ -685,8 +696,19 @@ fn status(args: StatusArgs) -> anyhow::Result<ExitCode> {
                 Some(team) if team > 1 => format!(" in teams of {team}"),
                 _ => String::new(),
             };
+            let settings = run.settings.map_or_else(String::new, |s| {
+                let deferred = if s.defer_proofs {
+                    ", proofs deferred"
+                } else {
+                    ""
+                };
+                format!(
+                    " ({}-move races, {}-node jobs{deferred})",
+                    s.race_moves, s.job_nodes
+                )
+            });
             outln!(
-                "run {:<6} {:.1} s, {} nodes, {} jobs, {} threads{teams}, {} MiB table: {}",
+                "run {:<6} {:.1} s, {} nodes, {} jobs, {} threads{teams}, {} MiB table{settings}: {}",
                 i + 1,
                 run.seconds,
                 run.nodes,
@@ -785,7 +807,7 @@ fn restore_campaign(args: RestoreArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// The `campaign run` flags that give a campaign's position and fixed settings,
-/// where they are not the defaults.
+/// where they are not the defaults (the others default to campaign.json's).
 fn run_flags(spec: &Spec) -> String {
     let mut flags = String::new();
     let start = spec
@@ -796,11 +818,6 @@ fn run_flags(spec: &Spec) -> String {
     }
     if !spec.race_rules {
         flags.push_str(" --no-race-rules");
-    } else if spec.race_moves != DEFAULT_RACE_MOVES {
-        flags.push_str(&format!(" --race-moves {}", spec.race_moves));
-    }
-    if spec.job_nodes != DEFAULT_JOB_NODES {
-        flags.push_str(&format!(" --job-nodes {}", spec.job_nodes));
     }
     flags
 }
