@@ -60,10 +60,7 @@ fn crashed_and_continued_campaigns_end_right() {
             checkpoint_every: every,
             ..options(2)
         };
-        let mut last = None;
-        let outcome = campaign
-            .run(&options, &mut |f| last = Some(f.clone()))
-            .expect("runs");
+        let (outcome, last) = run_with_figures(&mut campaign, &options);
         if let Some(figures) = &last {
             assert_eq!(
                 figures.solved_again, 0,
@@ -187,12 +184,21 @@ fn solve_5x5_and_verify(dir: &Path) -> (Figures, usize) {
     (figures, unproven)
 }
 
-/// Runs `campaign` until its root is solved: the winner and the last figures.
-fn run_to_the_end(campaign: &mut Campaign, options: &RunOptions) -> (Color, Figures) {
+/// One run of `campaign`: how it ended, and its last figures, if it reported any.
+fn run_with_figures(
+    campaign: &mut Campaign,
+    options: &RunOptions,
+) -> (RunOutcome, Option<Figures>) {
     let mut last = None;
     let outcome = campaign
         .run(options, &mut |f| last = Some(f.clone()))
         .expect("runs");
+    (outcome, last)
+}
+
+/// Runs `campaign` until its root is solved: the winner and the last figures.
+fn run_to_the_end(campaign: &mut Campaign, options: &RunOptions) -> (Color, Figures) {
+    let (outcome, last) = run_with_figures(campaign, options);
     let RunOutcome::Solved(settled) = outcome else {
         panic!("not solved: {outcome:?}");
     };
@@ -351,10 +357,7 @@ fn deferred_proofs_are_written_once_the_root_needs_them() {
         ..options(2)
     };
     let mut campaign = Campaign::open(&dir, &spec(&start, 5_000)).expect("opens");
-    let mut last = None;
-    let outcome = campaign
-        .run(&deferring(Some(60)), &mut |f| last = Some(f.clone()))
-        .expect("runs");
+    let (outcome, last) = run_with_figures(&mut campaign, &deferring(Some(60)));
     assert!(matches!(outcome, RunOutcome::Stopped(_)), "{outcome:?}");
     let last = last.expect("figures");
     assert!(last.run_deferred > 0, "60 jobs settled no leaf");
