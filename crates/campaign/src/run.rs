@@ -410,6 +410,7 @@ impl Campaign {
     /// Records a new run and writes the checkpoint before its first job; every
     /// stored position is then news to the workers.
     fn begin_run(&mut self, options: &RunOptions) -> Result<RunState, CampaignError> {
+        let defer = options.defer_proofs && !self.root_was_solved();
         self.checkpoint.runs.push(RunRecord {
             started_unix: std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -428,12 +429,12 @@ impl Campaign {
                     0
                 },
                 job_nodes: self.spec.job_nodes,
-                defer_proofs: options.defer_proofs,
+                defer_proofs: defer,
             }),
         });
         let run = RunState {
             store_hits: std::mem::take(&mut self.loaded_from_store),
-            defer: options.defer_proofs,
+            defer,
             ..RunState::default()
         };
         (self.exported, self.exported_leaves) = (0, 0);
@@ -845,6 +846,16 @@ impl Campaign {
         }
     }
 
+    /// Whether the root has been solved before: its proof then takes the unproven
+    /// leaves it needs as given, opened again to be proven, and deferring their
+    /// proofs (`--defer-proofs`) would only solve them again and again.
+    pub fn root_was_solved(&self) -> bool {
+        self.checkpoint
+            .history
+            .iter()
+            .any(|sample| sample.phi == Pn::ZERO || sample.delta == Pn::ZERO)
+    }
+
     /// Notes the root's numbers, about once a second.
     fn sample(&mut self, run: &RunState, started: Instant, before: &(f64, u64, u64)) {
         let seconds = before.0 + started.elapsed().as_secs_f64();
@@ -864,8 +875,11 @@ impl Campaign {
             phi: root.phi,
             delta: root.delta,
         });
-        // A long campaign keeps every other sample once there are many.
-        thin(history, 4000);
+        // A long campaign keeps every other sample once there are many, and every
+        // sample of a solved root (see `root_was_solved`).
+        thin(history, 4000, |sample| {
+            sample.phi == Pn::ZERO || sample.delta == Pn::ZERO
+        });
         let progress = &self.checkpoint.progress;
         if root.is_solved()
             || progress
@@ -892,7 +906,7 @@ impl Campaign {
             depths,
         };
         self.checkpoint.progress.push(progress);
-        thin(&mut self.checkpoint.progress, 2000);
+        thin(&mut self.checkpoint.progress, 2000, |_| false);
     }
 
     fn update_run(&mut self, run: &RunState, started: Instant, end: RunEnd) {
@@ -1009,12 +1023,14 @@ pub const PROOF_GRACE: Duration = Duration::from_secs(30);
 
 /// A job's numbers for an open position: never a zero, which would read as solved.
 /// Keeps every other element of `samples` once there are more than `most`.
-fn thin<T>(samples: &mut Vec<T>, most: usize) {
+/// Keeps every other sample of `samples`, and those `keep` says, once there are
+/// more than `most`.
+fn thin<T>(samples: &mut Vec<T>, most: usize, keep: impl Fn(&T) -> bool) {
     if samples.len() > most {
         let mut i = 0;
-        samples.retain(|_| {
+        samples.retain(|sample| {
             i += 1;
-            i % 2 == 1
+            i % 2 == 1 || keep(sample)
         });
     }
 }

@@ -448,3 +448,35 @@ fn race_length_and_job_size_change_between_runs() {
     let report = verify_directory(&dir).unwrap_or_else(|err| panic!("{err}"));
     assert_eq!(report.winner, Color::Black);
 }
+
+/// Once the root has been solved (its unproven leaves opened again to be
+/// proven), `defer_proofs` is ignored: the run writes its proofs, records so,
+/// and its certificate holds.
+#[test]
+fn deferral_ends_once_the_root_has_been_solved() {
+    let start = Position::start("5x5".parse().unwrap());
+    let dir = scratch("deferral-ends-5x5");
+    let mut campaign = Campaign::open(&dir, &spec(&start, 5_000)).expect("opens");
+    assert!(!campaign.root_was_solved());
+    // As the sample a run notes when its root is first solved.
+    campaign.checkpoint.history.push(crate::checkpoint::Sample {
+        seconds: 1.0,
+        nodes: 1,
+        phi: breakthrough_solver::Pn::INF,
+        delta: breakthrough_solver::Pn::ZERO,
+    });
+    assert!(campaign.root_was_solved());
+    let deferring = RunOptions {
+        defer_proofs: true,
+        ..options(2)
+    };
+    let (winner, figures) = run_to_the_end(&mut campaign, &deferring);
+    assert_eq!(winner, Color::Black);
+    assert_eq!((figures.run_deferred, figures.unproven), (0, 0));
+    assert!(figures.stored > 0, "{figures:?}");
+    let settings = campaign.checkpoint().runs[0].settings.expect("recorded");
+    assert!(!settings.defer_proofs);
+    drop(campaign);
+    let report = verify_directory(&dir).unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(report.winner, Color::Black);
+}

@@ -113,7 +113,8 @@ pub struct RunArgs {
     /// does not keep): such a leaf stays solved but unproven, as a restore keeps
     /// them, and once the root is solved the run proves those its proof takes as
     /// given, writing proofs from then on. Jobs spend no time writing proofs, but
-    /// store nothing for later jobs to meet. May change between runs.
+    /// store nothing for later jobs to meet. May change between runs; ignored once
+    /// the root has been solved.
     #[arg(long)]
     pub defer_proofs: bool,
 
@@ -324,6 +325,12 @@ fn drive(
         // Nothing left to do: the result stands as its runs left it.
         print_solved_already(args, &campaign, &result_path)?;
         return Ok(ExitCode::SUCCESS);
+    }
+    if options.defer_proofs && campaign.root_was_solved() {
+        eprintln!(
+            "--defer-proofs ignored: the root has been solved, and its proof needs the \
+             proofs of the leaves it takes as given"
+        );
     }
     stop_on_ctrl_c(&options)?;
     let bar = progress::spinner(args.quiet);
