@@ -113,6 +113,9 @@ async fn listen(
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .with_context(|| format!("cannot listen on {}", config.addr))?;
+    // Listened for before the server says it is ready: a signal right after
+    // would otherwise end the process at once, without the clean stop.
+    let signal = stop_signal()?;
     ready(listener.local_addr()?);
     // Every request ends: the answer's own budget, and a margin for the rest.
     let app = http::router(Arc::clone(explorer)).layer(
@@ -127,7 +130,6 @@ async fn listen(
         .header_read_timeout(config.head_timeout);
     let (stopping, stop) = tokio::sync::watch::channel(());
     let mut connections = tokio::task::JoinSet::new();
-    let signal = stop_signal();
     tokio::pin!(signal);
     loop {
         tokio::select! {
@@ -169,26 +171,27 @@ async fn listen(
     Ok(())
 }
 
-/// Ctrl-C or SIGTERM.
-async fn stop_signal() {
-    let interrupt = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending().await,
+/// Ctrl-C or SIGTERM: the handlers are in place when this returns (on Unix),
+/// so a signal from then on ends in the clean stop.
+#[cfg(unix)]
+fn stop_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut interrupt = signal(SignalKind::interrupt()).context("cannot catch Ctrl-C")?;
+    let mut terminate = signal(SignalKind::terminate()).context("cannot catch SIGTERM")?;
+    Ok(async move {
+        tokio::select! {
+            _ = interrupt.recv() => {}
+            _ = terminate.recv() => {}
         }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => {}
-        () = terminate => {}
-    }
+    })
+}
+
+/// Ctrl-C.
+#[cfg(not(unix))]
+fn stop_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
 }
 
 /// The boards of a results directory, smallest first.
