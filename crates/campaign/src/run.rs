@@ -1021,8 +1021,6 @@ impl Campaign {
 /// before it ends them too.
 pub const PROOF_GRACE: Duration = Duration::from_secs(30);
 
-/// A job's numbers for an open position: never a zero, which would read as solved.
-/// Keeps every other element of `samples` once there are more than `most`.
 /// Keeps every other sample of `samples`, and those `keep` says, once there are
 /// more than `most`.
 fn thin<T>(samples: &mut Vec<T>, most: usize, keep: impl Fn(&T) -> bool) {
@@ -1035,6 +1033,7 @@ fn thin<T>(samples: &mut Vec<T>, most: usize, keep: impl Fn(&T) -> bool) {
     }
 }
 
+/// A job's numbers for an open position: never a zero, which would read as solved.
 fn open_numbers((phi, delta): (Pn, Pn)) -> (Pn, Pn) {
     (phi.max(Pn::ONE), delta.max(Pn::ONE))
 }

@@ -709,10 +709,11 @@ fn status(args: StatusArgs) -> anyhow::Result<ExitCode> {
                 } else {
                     ""
                 };
-                format!(
-                    " ({}-move races, {}-node jobs{deferred})",
-                    s.race_moves, s.job_nodes
-                )
+                let races = match s.race_moves {
+                    0 => "no race rules".to_string(),
+                    k => format!("{k}-move races"),
+                };
+                format!(" ({races}, {}-node jobs{deferred})", s.job_nodes)
             });
             outln!(
                 "run {:<6} {:.1} s, {} nodes, {} jobs, {} threads{teams}, {} MiB table{settings}: {}",
