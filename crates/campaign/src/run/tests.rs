@@ -83,8 +83,7 @@ fn crashed_and_continued_campaigns_end_right() {
     }
     assert_eq!(crashes, 8);
     assert!(store_hits > 0, "the restarts never used the store");
-    let report = verify_directory(&dir).unwrap_or_else(|err| panic!("{err}"));
-    assert_eq!(report.winner, Color::Black);
+    verify_black_wins(&dir);
 }
 
 /// A run stopped by its stop flag, then continued: the store spares the work.
@@ -153,8 +152,7 @@ fn team_runs_stop_and_continue() {
     assert_eq!(winner, Color::Black);
     assert_eq!(figures.solved_again, 0);
     assert!(figures.stored > 0);
-    let report = verify_directory(&dir).unwrap_or_else(|err| panic!("{err}"));
-    assert_eq!(report.winner, Color::Black);
+    verify_black_wins(&dir);
 }
 
 /// A 5x5 campaign in `dir` (5,000-node jobs, two workers) stopped after `jobs`
@@ -377,8 +375,7 @@ fn deferred_proofs_are_written_once_the_root_needs_them() {
         "{figures:?}"
     );
     drop(campaign);
-    let report = verify_directory(&dir).unwrap_or_else(|err| panic!("{err}"));
-    assert_eq!(report.winner, Color::Black);
+    verify_black_wins(&dir);
 }
 
 /// A root that the first job settles without its proof is proven by the next.
@@ -400,8 +397,7 @@ fn a_root_settled_without_its_proof_is_proven_again() {
     );
     assert_eq!(figures.unproven, 0);
     drop(campaign);
-    let report = verify_directory(&dir).unwrap_or_else(|err| panic!("{err}"));
-    assert_eq!(report.winner, Color::Black);
+    verify_black_wins(&dir);
 }
 
 /// The longest race win and the job size may change between runs: each run
@@ -445,8 +441,7 @@ fn race_length_and_job_size_change_between_runs() {
         .collect();
     assert_eq!(settings, [Some((5, 500, false)), Some((3, 800, true))]);
     drop(campaign);
-    let report = verify_directory(&dir).unwrap_or_else(|err| panic!("{err}"));
-    assert_eq!(report.winner, Color::Black);
+    verify_black_wins(&dir);
 }
 
 /// Once the root has been solved (its unproven leaves opened again to be
@@ -477,6 +472,11 @@ fn deferral_ends_once_the_root_has_been_solved() {
     let settings = campaign.checkpoint().runs[0].settings.expect("recorded");
     assert!(!settings.defer_proofs);
     drop(campaign);
-    let report = verify_directory(&dir).unwrap_or_else(|err| panic!("{err}"));
+    verify_black_wins(&dir);
+}
+
+/// The certificate in `dir` verifies, Black winning.
+fn verify_black_wins(dir: &Path) {
+    let report = verify_directory(dir).unwrap_or_else(|err| panic!("{err}"));
     assert_eq!(report.winner, Color::Black);
 }
