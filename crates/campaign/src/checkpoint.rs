@@ -169,8 +169,8 @@ pub struct Checkpoint {
     pub progress: Vec<Progress>,
     /// The DAG's solved leaves whose proofs the store lacks, ascending: kept solved
     /// by a restore or settled by a run that deferred its proofs
-    /// (`RunOptions::defer_proofs`), and opened again when the root's proof needs
-    /// them ([`crate::run`]).
+    /// (`RunOptions::defer_proofs`), and proven by jobs of their own when the
+    /// root's proof needs them ([`crate::run`]).
     pub unproven: Vec<u32>,
     pub dag: Dag,
 }

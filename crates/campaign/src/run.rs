@@ -56,6 +56,10 @@ pub struct RunOptions {
     /// moment that does not depend on the machine's speed).
     #[cfg(test)]
     pub(crate) stop_after_jobs: Option<u64>,
+    /// The node budget of a job that proves a leaf of known value, in place of
+    /// `PROVING_BUDGET` jobs' worth.
+    #[cfg(test)]
+    pub(crate) proving_nodes: Option<u64>,
     /// A benchmark of the master: the workers answer every job at once, without a
     /// search (see [`crate::transport::echo`]).
     pub echo_jobs: bool,
@@ -88,6 +92,8 @@ impl Default for RunOptions {
             crash_after_storing: false,
             #[cfg(test)]
             stop_after_jobs: None,
+            #[cfg(test)]
+            proving_nodes: None,
             echo_jobs: false,
             export_min: DEFAULT_EXPORT_MIN,
             defer_proofs: false,
@@ -119,9 +125,21 @@ impl RunOptions {
             && (!self.crash_after_storing || run.stored > 0)
     }
 
+    /// The node budget of a job that proves a leaf of known value.
+    #[cfg(test)]
+    fn proving_nodes(&self, job_nodes: u64) -> u64 {
+        self.proving_nodes
+            .unwrap_or(job_nodes.saturating_mul(PROVING_BUDGET))
+    }
+
     #[cfg(not(test))]
     fn stop_after_jobs(&self) -> Option<u64> {
         None
+    }
+
+    #[cfg(not(test))]
+    fn proving_nodes(&self, job_nodes: u64) -> u64 {
+        job_nodes.saturating_mul(PROVING_BUDGET)
     }
 
     #[cfg(not(test))]
@@ -160,8 +178,12 @@ pub struct Figures {
     pub store_hits: u64,
     pub solved_again: u64,
     /// Unproven leaves (kept by a restore, or settled by a run that deferred its
-    /// proofs) that this run opened again, to prove them for the root's proof,
-    /// and those left; and the leaves this run settled without their proofs.
+    /// proofs) that this run queued to prove them for the root's proof, each by a
+    /// job of its own; of those, the ones whose jobs found the other winner or
+    /// came back open (too hard for one job), which the DAG then searches again;
+    /// the unproven leaves left; and the leaves this run settled without their
+    /// proofs.
+    pub run_queued: u64,
     pub run_reopened: u64,
     pub run_deferred: u64,
     pub unproven: usize,
@@ -435,6 +457,7 @@ impl Campaign {
         let run = RunState {
             store_hits: std::mem::take(&mut self.loaded_from_store),
             defer,
+            proving_nodes: options.proving_nodes(self.spec.job_nodes),
             ..RunState::default()
         };
         (self.exported, self.exported_leaves) = (0, 0);
@@ -480,7 +503,7 @@ impl Campaign {
             if !self.news.is_empty() {
                 transport.committed(&std::mem::take(&mut self.news));
             }
-            self.hand_out_jobs(transport, run);
+            self.hand_out_jobs(transport, run)?;
             if run.in_flight.is_empty() {
                 if self.checkpoint.dag.root().is_solved() {
                     continue;
@@ -507,10 +530,14 @@ impl Campaign {
     }
 
     /// Whether the root is solved and every position its proof takes as given is
-    /// stored, with its proof. Unproven leaves (kept by a restore) that the proof
-    /// takes as given are opened again instead, to be proven again, and the run
-    /// goes on: the root's proof may then take another way. Unproven leaves that a
-    /// part has proven since take the store's word.
+    /// stored, with its proof. Unproven leaves (kept by a restore, or settled by a
+    /// run that deferred its proofs) that the proof takes as given are queued
+    /// instead, each for a job of its own that proves it, and keep their values
+    /// meanwhile, so that a checkpoint (and a snapshot) keeps the root solved. A
+    /// queued job that finds the other winner or runs out of nodes corrects or
+    /// opens its leaf, and the root's proof may then take another way. Unproven
+    /// leaves that a part has proven since take the store's word. While queued
+    /// leaves are left to hand out or in flight, it answers `false` at once.
     fn root_proven(&mut self, run: &mut RunState) -> Result<bool, CampaignError> {
         let dag = &self.checkpoint.dag;
         let Some(wins) = dag.root().wins() else {
@@ -519,10 +546,13 @@ impl Campaign {
         if self.checkpoint.unproven.is_empty() {
             return Ok(true);
         }
+        if !run.to_prove.is_empty() || !run.proving.is_empty() {
+            return Ok(false);
+        }
         let mover = self.root.to_move();
         let winner = if wins { mover } else { mover.opponent() };
         let given: HashSet<Key> = top_of(&self.root, winner, dag)?.1.into_iter().collect();
-        let (mut changes, mut settled) = (Vec::new(), Vec::new());
+        let (mut changes, mut settled, mut to_prove) = (Vec::new(), Vec::new(), Vec::new());
         for &id in &self.checkpoint.unproven {
             let node = &dag.nodes[id as usize];
             let key = Key::of(&node.position);
@@ -533,18 +563,24 @@ impl Campaign {
                     changes.push((id, if wins { WON } else { LOST }));
                 }
             } else if given.contains(&key) {
-                settled.push(id);
-                changes.push((id, (Pn::ONE, Pn::ONE)));
-                run.reopened += 1;
+                to_prove.push(id);
             }
         }
         self.checkpoint
             .unproven
             .retain(|id| settled.binary_search(id).is_err());
-        if changes.is_empty() {
+        if !changes.is_empty() {
+            // The root's proof may change: it is looked at again.
+            self.checkpoint.dag.set_leaves(&changes);
+            return Ok(false);
+        }
+        if to_prove.is_empty() {
             return Ok(true);
         }
-        self.checkpoint.dag.set_leaves(&changes);
+        run.queued += to_prove.len() as u64;
+        // Handed out from the end: in the order of the DAG.
+        to_prove.reverse();
+        run.to_prove = to_prove;
         // What is left to do is proving: deferred, it would never end.
         run.defer = false;
         Ok(false)
@@ -566,29 +602,58 @@ impl Campaign {
         Ok(())
     }
 
-    /// Hands out the most-proving free leaves, one to each idle worker.
-    fn hand_out_jobs(&mut self, transport: &mut dyn Transport, run: &mut RunState) {
+    /// Hands out the leaves queued to be proven (see [`Campaign::root_proven`]),
+    /// then the most-proving free leaves, one to each idle worker.
+    fn hand_out_jobs(
+        &mut self,
+        transport: &mut dyn Transport,
+        run: &mut RunState,
+    ) -> Result<(), CampaignError> {
         while run.in_flight.len() < transport.workers() {
-            let Some((leaf, thresholds)) = self.checkpoint.dag.select(self.spec.inverse_epsilon)
-            else {
-                break;
+            let (leaf, thresholds, max_nodes, proving) = match run.to_prove.pop() {
+                Some(leaf) => {
+                    let node = &self.checkpoint.dag.nodes[leaf as usize];
+                    if node.state != State::Leaf
+                        || !node.is_solved()
+                        || self.stored(&Key::of(&node.position))?.is_some()
+                    {
+                        continue;
+                    }
+                    // Its value is known: the job goes on until it has proven it,
+                    // within a budget that only a leaf far harder than a job's
+                    // reaches (it then comes back open).
+                    (leaf, (Pn::INF, Pn::INF), run.proving_nodes, true)
+                }
+                None => {
+                    let Some((leaf, thresholds)) =
+                        self.checkpoint.dag.select(self.spec.inverse_epsilon)
+                    else {
+                        break;
+                    };
+                    (leaf, thresholds, self.spec.job_nodes, false)
+                }
             };
-            // No need to look in the store: every leaf was looked up when it was
-            // made, loaded or given back by a job, a commit settles the leaves its
-            // exports match, and only this master writes the store.
+            // No need to look in the store for the most-proving leaf: every leaf
+            // was looked up when it was made, loaded or given back by a job, a
+            // commit settles the leaves its exports match, and only this master
+            // writes the store.
             let position = self.checkpoint.dag.nodes[leaf as usize].position;
             self.checkpoint.dag.nodes[leaf as usize].state = State::InFlight;
             run.in_flight.insert(run.next_job, leaf);
+            if proving {
+                run.proving.insert(run.next_job);
+            }
             transport.send(Job {
                 id: run.next_job,
                 position,
-                max_nodes: self.spec.job_nodes,
+                max_nodes,
                 thresholds,
                 home: run.homes.get(&leaf).copied(),
-                prove: !run.defer,
+                prove: proving || !run.defer,
             });
             run.next_job += 1;
         }
+        Ok(())
     }
 
     /// Ends the jobs in flight and takes in what they finished. A job that settled
@@ -664,6 +729,7 @@ impl Campaign {
         let Some(leaf) = run.in_flight.remove(&done.job) else {
             return Ok(());
         };
+        let proving = run.proving.remove(&done.job);
         run.jobs += 1;
         run.nodes += done.nodes + done.proof_nodes;
         run.proof_nodes += done.proof_nodes;
@@ -708,20 +774,32 @@ impl Campaign {
                 if leaf == 0 {
                     self.root_best = best;
                 }
-                self.checkpoint
-                    .dag
-                    .set_numbers(leaf, if wins { WON } else { LOST });
+                let numbers = if wins { WON } else { LOST };
+                let dag = &mut self.checkpoint.dag;
+                if proving && dag.nodes[leaf as usize].wins() != Some(wins) {
+                    // The unproven value was wrong: the proven one replaces it.
+                    dag.set_leaves(&[(leaf, numbers)]);
+                    run.reopened += 1;
+                } else {
+                    dag.set_numbers(leaf, numbers);
+                }
             }
-            Outcome::Open {
-                numbers,
-                children: None,
-            } => dag.set_numbers(leaf, open_numbers(numbers)),
-            Outcome::Open {
-                numbers,
-                children: Some(children),
-            } => {
-                dag.set_numbers(leaf, open_numbers(numbers));
-                self.take_children(leaf, children, done.place, run)?;
+            Outcome::Open { numbers, children } => {
+                if proving {
+                    // Too hard for one job: its value is unknown again, and the
+                    // DAG searches it as any other leaf.
+                    let unproven = &mut self.checkpoint.unproven;
+                    if let Ok(at) = unproven.binary_search(&leaf) {
+                        unproven.remove(at);
+                    }
+                    dag.set_leaves(&[(leaf, open_numbers(numbers))]);
+                    run.reopened += 1;
+                } else {
+                    dag.set_numbers(leaf, open_numbers(numbers));
+                }
+                if let Some(children) = children {
+                    self.take_children(leaf, children, done.place, run)?;
+                }
             }
         }
         Ok(())
@@ -838,6 +916,7 @@ impl Campaign {
             stored: self.stored_base + run.stored + self.exported,
             store_hits: run.store_hits,
             solved_again: run.solved_again,
+            run_queued: run.queued,
             run_reopened: run.reopened,
             run_deferred: run.deferred,
             unproven: self.checkpoint.unproven.len(),
@@ -847,8 +926,8 @@ impl Campaign {
     }
 
     /// Whether the root has been solved before: its proof then takes the unproven
-    /// leaves it needs as given, opened again to be proven, and deferring their
-    /// proofs (`--defer-proofs`) would only solve them again and again.
+    /// leaves it needs as given, queued to be proven, and what is left to do is
+    /// proving; deferring proofs (`--defer-proofs`) would only leave more of it.
     pub fn root_was_solved(&self) -> bool {
         self.checkpoint
             .history
@@ -1021,6 +1100,10 @@ impl Campaign {
 /// before it ends them too.
 pub const PROOF_GRACE: Duration = Duration::from_secs(30);
 
+/// A job that proves a leaf of known value (see [`Campaign::root_proven`]) may
+/// search this many times a job's nodes.
+const PROVING_BUDGET: u64 = 50;
+
 /// Keeps every other sample of `samples`, and those `keep` says, once there are
 /// more than `most`.
 fn thin<T>(samples: &mut Vec<T>, most: usize, keep: impl Fn(&T) -> bool) {
@@ -1051,8 +1134,16 @@ struct RunState {
     proven_hits: u64,
     given: u64,
     stored: u64,
-    /// Unproven leaves opened again for the root's proof.
+    /// Unproven leaves the root's proof takes as given, queued to be proven by
+    /// jobs of their own (see [`Campaign::root_proven`]): those left to hand out
+    /// (taken from the end), the jobs in flight on them, how many were queued, and
+    /// those whose jobs found the other winner or came back open.
+    to_prove: Vec<u32>,
+    proving: HashSet<u64>,
+    queued: u64,
     reopened: u64,
+    /// The node budget of a job on a queued leaf.
+    proving_nodes: u64,
     /// Leaves settled by jobs that wrote no proof, and whether the jobs handed
     /// out now are to write none (see [`RunOptions::defer_proofs`]).
     deferred: u64,

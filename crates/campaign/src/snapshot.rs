@@ -3,9 +3,10 @@
 //! campaign take gigabytes, its DAG a few megabytes: the snapshot is what a campaign
 //! keeps in git, and [`restore`] makes a new directory from it on another machine.
 //! The proofs stay behind: the restored DAG's solved leaves stay solved, marked
-//! unproven, and once the root is solved the runs prove again those the root's
-//! proof takes as given (the certificate needs their proofs), not the others. The
-//! campaign goes on where it was.
+//! unproven, and once the root is solved the runs prove again, each by a job of
+//! its own, those the root's proof takes as given (the certificate needs their
+//! proofs), not the others; the root stays solved meanwhile. The campaign goes on
+//! where it was.
 //!
 //! Format: an xz stream of `"BTSNAP\0\0"`, version (u16 = 2, little-endian), the
 //! settings (u32 length, then campaign.json's text), the checkpoint (master.ckpt's

@@ -291,8 +291,9 @@ fn restored_snapshots_prove_their_solved_leaves_again() {
 }
 
 /// A solved campaign, restored: its root stays solved, but every leaf its proof
-/// takes as given is unproven, so the run opens those again, proves them and
-/// writes a certificate that holds; leaves the proof does not need stay unproven.
+/// takes as given is unproven, so the run queues those, proves each by a job of
+/// its own and writes a certificate that holds; leaves the proof does not need
+/// stay unproven. A run stopped while proving keeps the root solved.
 #[test]
 fn a_restored_solved_root_proves_its_givens_again() {
     use crate::snapshot::{restore, Snapshot};
@@ -305,9 +306,51 @@ fn a_restored_solved_root_proves_its_givens_again() {
         restore(Snapshot::of(&dir).expect("a snapshot"), &restored_dir).expect("restores");
     assert_eq!(restored.dag.root().wins(), Some(false));
     let kept = restored.unproven.len();
+    let start = Position::start("5x5".parse().unwrap());
+    let mut campaign = Campaign::open(&restored_dir, &spec(&start, 5_000)).expect("opens");
+    let stopping = RunOptions {
+        stop_after_jobs: Some(2),
+        ..options(2)
+    };
+    let (outcome, stopped) = run_with_figures(&mut campaign, &stopping);
+    assert!(matches!(outcome, RunOutcome::Stopped(_)), "{outcome:?}");
+    let stopped = stopped.expect("figures");
+    assert!(stopped.run_queued > 0, "{stopped:?}");
+    assert_eq!(campaign.checkpoint().dag.root().wins(), Some(false));
+    drop(campaign);
+    let read = Checkpoint::read(&restored_dir, start.board())
+        .unwrap()
+        .unwrap();
+    assert_eq!(read.dag.root().wins(), Some(false));
+
     let (last, _) = solve_5x5_and_verify(&restored_dir);
-    assert!(last.run_reopened > 0 && last.run_jobs > 0, "{last:?}");
+    assert!(last.run_queued > 0 && last.run_jobs > 0, "{last:?}");
+    // The unproven values were right: none was opened again.
+    assert_eq!(last.run_reopened, 0, "{last:?}");
     assert!(last.unproven < kept, "{} of {kept} left", last.unproven);
+}
+
+/// Queued leaves too hard for a proving job's budget come back open: the DAG
+/// searches them again, and the certificate still holds.
+#[test]
+fn queued_leaves_too_hard_for_one_job_are_searched_again() {
+    use crate::snapshot::{restore, Snapshot};
+
+    let dir = scratch("hard-5x5");
+    solve_5x5_and_verify(&dir);
+    let restored_dir = scratch("hard-5x5-restored");
+    restore(Snapshot::of(&dir).expect("a snapshot"), &restored_dir).expect("restores");
+    let start = Position::start("5x5".parse().unwrap());
+    let mut campaign = Campaign::open(&restored_dir, &spec(&start, 5_000)).expect("opens");
+    let tight = RunOptions {
+        proving_nodes: Some(1),
+        ..options(2)
+    };
+    let (winner, figures) = run_to_the_end(&mut campaign, &tight);
+    assert_eq!(winner, Color::Black);
+    assert!(figures.run_reopened > 0, "{figures:?}");
+    drop(campaign);
+    verify_black_wins(&restored_dir);
 }
 
 /// The unproven leaves a restore keeps only steer: a snapshot whose solved leaves
@@ -370,10 +413,7 @@ fn deferred_proofs_are_written_once_the_root_needs_them() {
     );
     let (winner, figures) = run_to_the_end(&mut campaign, &deferring(None));
     assert_eq!(winner, Color::Black);
-    assert!(
-        figures.run_reopened > 0 && figures.stored > 0,
-        "{figures:?}"
-    );
+    assert!(figures.run_queued > 0 && figures.stored > 0, "{figures:?}");
     drop(campaign);
     verify_black_wins(&dir);
 }
@@ -444,7 +484,7 @@ fn race_length_and_job_size_change_between_runs() {
     verify_black_wins(&dir);
 }
 
-/// Once the root has been solved (its unproven leaves opened again to be
+/// Once the root has been solved (its unproven leaves queued to be
 /// proven), `defer_proofs` is ignored: the run writes its proofs, records so,
 /// and its certificate holds.
 #[test]

@@ -419,10 +419,10 @@ fn print_run_figures(f: &Figures, campaign: &Campaign) {
     } else {
         String::new()
     };
-    let unproven = if f.unproven > 0 || f.run_reopened > 0 {
+    let unproven = if f.unproven > 0 || f.run_queued > 0 || f.run_reopened > 0 {
         format!(
-            "{deferred}, {} unproven leaves opened again for the root's proof ({} left)",
-            f.run_reopened, f.unproven
+            "{deferred}, {} unproven leaves queued to be proven for the root's proof, {} of them opened again (another winner, or too hard for one job), {} unproven left",
+            f.run_queued, f.run_reopened, f.unproven
         )
     } else {
         deferred
