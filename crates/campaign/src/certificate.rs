@@ -19,6 +19,7 @@ use breakthrough_proof::{Certificate, Manifest, MANIFEST_FILE, TOP_FILE};
 use breakthrough_solver::Key;
 use hashbrown::HashSet;
 
+use crate::checkpoint::Checkpoint;
 use crate::dag::Dag;
 use crate::error::{write_durably, CampaignError};
 use crate::store::{part_path, Store};
@@ -68,6 +69,28 @@ pub fn write_certificate(
         parts: parts.len(),
         bytes,
     })
+}
+
+/// Of the checkpoint's unproven leaves, those the root's proof takes as given:
+/// what is left to prove before the certificate (`None` while the root is open).
+pub fn unproven_given(checkpoint: &Checkpoint) -> Result<Option<u64>, CampaignError> {
+    let dag = &checkpoint.dag;
+    let Some(wins) = dag.root().wins() else {
+        return Ok(None);
+    };
+    let root = &dag.root().position;
+    let winner = if wins {
+        root.to_move()
+    } else {
+        root.to_move().opponent()
+    };
+    let given: HashSet<Key> = top_of(root, winner, dag)?.1.into_iter().collect();
+    let count = checkpoint
+        .unproven
+        .iter()
+        .filter(|&&id| given.contains(&Key::of(&dag.nodes[id as usize].position)))
+        .count();
+    Ok(Some(count as u64))
 }
 
 /// The top proof of the DAG, and the keys of the positions it takes as given,

@@ -754,12 +754,13 @@ impl Campaign {
                 exported,
             } => {
                 let key = Key::of(&position);
-                if !self.is_stored(&key, &position, wins, run)? {
-                    match part {
+                let proven = self.is_stored(&key, &position, wins, run)?
+                    || match part {
                         Some(part) => {
                             run.given += given.len() as u64;
                             self.batch.push(key, wins, part, given, exported);
                             run.stored += 1;
+                            true
                         }
                         None => {
                             // Proven again only if the root's proof needs it.
@@ -768,8 +769,12 @@ impl Campaign {
                                 unproven.insert(at, leaf);
                             }
                             run.deferred += 1;
+                            false
                         }
-                    }
+                    };
+                if proven {
+                    // A checkpoint commits the batch first.
+                    self.drop_unproven(leaf);
                 }
                 if leaf == 0 {
                     self.root_best = best;
@@ -788,10 +793,8 @@ impl Campaign {
                 if proving {
                     // Too hard for one job: its value is unknown again, and the
                     // DAG searches it as any other leaf.
-                    let unproven = &mut self.checkpoint.unproven;
-                    if let Ok(at) = unproven.binary_search(&leaf) {
-                        unproven.remove(at);
-                    }
+                    self.drop_unproven(leaf);
+                    let dag = &mut self.checkpoint.dag;
                     dag.set_leaves(&[(leaf, open_numbers(numbers))]);
                     run.reopened += 1;
                 } else {
@@ -803,6 +806,14 @@ impl Campaign {
             }
         }
         Ok(())
+    }
+
+    /// Takes `leaf` off the unproven leaves, if it is one.
+    fn drop_unproven(&mut self, leaf: u32) {
+        let unproven = &mut self.checkpoint.unproven;
+        if let Ok(at) = unproven.binary_search(&leaf) {
+            unproven.remove(at);
+        }
     }
 
     /// Whether a position a job solved is stored already (counted as solved again

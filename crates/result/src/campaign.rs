@@ -170,6 +170,10 @@ pub struct DagCounts {
     /// again if the root's proof takes them as given).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub unproven: u64,
+    /// Of those, the ones the root's proof takes as given, once the root is
+    /// solved: what is left to prove before the certificate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unproven_given: Option<u64>,
     pub bytes: u64,
 }
 

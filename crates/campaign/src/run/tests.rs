@@ -296,6 +296,7 @@ fn restored_snapshots_prove_their_solved_leaves_again() {
 /// stay unproven. A run stopped while proving keeps the root solved.
 #[test]
 fn a_restored_solved_root_proves_its_givens_again() {
+    use crate::certificate::unproven_given;
     use crate::snapshot::{restore, Snapshot};
 
     let dir = scratch("solved-5x5");
@@ -306,6 +307,13 @@ fn a_restored_solved_root_proves_its_givens_again() {
         restore(Snapshot::of(&dir).expect("a snapshot"), &restored_dir).expect("restores");
     assert_eq!(restored.dag.root().wins(), Some(false));
     let kept = restored.unproven.len();
+    let to_prove = unproven_given(&restored)
+        .unwrap()
+        .expect("the root is solved");
+    assert!(
+        to_prove > 0 && to_prove <= kept as u64,
+        "{to_prove} of {kept}"
+    );
     let start = Position::start("5x5".parse().unwrap());
     let mut campaign = Campaign::open(&restored_dir, &spec(&start, 5_000)).expect("opens");
     let stopping = RunOptions {
@@ -322,12 +330,19 @@ fn a_restored_solved_root_proves_its_givens_again() {
         .unwrap()
         .unwrap();
     assert_eq!(read.dag.root().wins(), Some(false));
+    // What the stopped run proved is off the list.
+    let left = unproven_given(&read).unwrap().expect("the root is solved");
+    assert!(left < to_prove, "{left} of {to_prove} left");
 
     let (last, _) = solve_5x5_and_verify(&restored_dir);
     assert!(last.run_queued > 0 && last.run_jobs > 0, "{last:?}");
     // The unproven values were right: none was opened again.
     assert_eq!(last.run_reopened, 0, "{last:?}");
     assert!(last.unproven < kept, "{} of {kept} left", last.unproven);
+    let done = Checkpoint::read(&restored_dir, start.board())
+        .unwrap()
+        .unwrap();
+    assert_eq!(unproven_given(&done).unwrap(), Some(0));
 }
 
 /// Queued leaves too hard for a proving job's budget come back open: the DAG

@@ -412,6 +412,17 @@ fn progress_message(f: &Figures) -> String {
     )
 }
 
+/// Of the unproven leaves, those the solved root's proof takes as given (`None`
+/// while the root is open or none is unproven, or where the DAG cannot say).
+fn unproven_given(checkpoint: &Checkpoint) -> Option<u64> {
+    if checkpoint.unproven.is_empty() {
+        return None;
+    }
+    breakthrough_campaign::certificate::unproven_given(checkpoint)
+        .ok()
+        .flatten()
+}
+
 /// The figures of the run that ended, on stderr.
 fn print_run_figures(f: &Figures, campaign: &Campaign) {
     let deferred = if f.run_deferred > 0 {
@@ -502,6 +513,11 @@ fn print_totals(checkpoint: &Checkpoint) {
             checkpoint.unproven.len()
         );
     }
+    if let Some(given) = unproven_given(checkpoint) {
+        outln!(
+            "to prove   {given} of them: the unproven leaves the root's proof takes as given, each proven by a job of its own before the certificate"
+        );
+    }
     outln!(
         "root       proof number {}, disproof number {}",
         root.phi,
@@ -575,6 +591,7 @@ fn status_json(spec: &Spec, checkpoint: &Checkpoint) -> CampaignStatus {
             leaves: leaves as u64,
             solved: solved as u64,
             unproven: checkpoint.unproven.len() as u64,
+            unproven_given: unproven_given(checkpoint),
             bytes: checkpoint.dag.memory_bytes() as u64,
         },
         root_proof: proof_number(root.phi),
