@@ -44,9 +44,10 @@ pub fn write_certificate(
     root: &Position,
     winner: Color,
     dag: &Dag,
+    unproven: &[u32],
     store: &Store,
 ) -> Result<Written, CampaignError> {
-    let (top, given) = top_of(root, winner, dag)?;
+    let (top, given) = top_of(root, winner, dag, unproven)?;
     let (parts, exports) = closure(dir, root, store, given)?;
     let mut names = Vec::with_capacity(parts.len());
     let mut bytes = 0;
@@ -84,7 +85,10 @@ pub fn unproven_given(checkpoint: &Checkpoint) -> Result<Option<u64>, CampaignEr
     } else {
         root.to_move().opponent()
     };
-    let given: HashSet<Key> = top_of(root, winner, dag)?.1.into_iter().collect();
+    let given: HashSet<Key> = top_of(root, winner, dag, &checkpoint.unproven)?
+        .1
+        .into_iter()
+        .collect();
     let count = checkpoint
         .unproven
         .iter()
@@ -94,19 +98,22 @@ pub fn unproven_given(checkpoint: &Checkpoint) -> Result<Option<u64>, CampaignEr
 }
 
 /// The top proof of the DAG, and the keys of the positions it takes as given,
-/// each once, in the order first reached.
+/// each once, in the order first reached: where the winner has a choice, the
+/// move whose proof needs the fewest of the `unproven` leaves (ascending ids).
 pub(crate) fn top_of(
     root: &Position,
     winner: Color,
     dag: &Dag,
+    unproven: &[u32],
 ) -> Result<(Certificate, Vec<Key>), CampaignError> {
+    let costs = dag.proving_costs(unproven);
     let mut given = Vec::new();
     let mut seen = HashSet::new();
     let mut missing = None;
     let top = write_top(
         root,
         winner,
-        &mut |position| match dag.top_node(position, winner) {
+        &mut |position| match dag.top_node(position, winner, &costs) {
             Some(TopNode::Given) => {
                 let key = Key::of(position);
                 if seen.insert(key) {

@@ -339,10 +339,59 @@ impl Dag {
         counts
     }
 
+    /// For each solved node, how many of the `unproven` leaves (ascending ids) the
+    /// cheapest proof of its value takes as given: the winner's cheapest move, the
+    /// sum over the loser's replies (a leaf shared by several lines counts in each).
+    /// Open nodes get `u64::MAX`. [`Dag::top_node`] follows it, so that the root's
+    /// proof leans on leaves already proven wherever it has the choice.
+    pub fn proving_costs(&self, unproven: &[u32]) -> Vec<u64> {
+        let mut costs = vec![u64::MAX; self.nodes.len()];
+        let mut done = vec![false; self.nodes.len()];
+        let mut stack = vec![(0u32, false)];
+        while let Some((id, children_done)) = stack.pop() {
+            let node = &self.nodes[id as usize];
+            if done[id as usize] || !node.is_solved() {
+                done[id as usize] = true;
+                continue;
+            }
+            if node.state != State::Expanded {
+                costs[id as usize] = u64::from(unproven.binary_search(&id).is_ok());
+                done[id as usize] = true;
+                continue;
+            }
+            // The winner needs one lost child (or a move that ends the game), the
+            // loser's every child is won.
+            let needed = node.edges.iter().filter(|edge| {
+                edge.child.is_none_or(|child| {
+                    node.wins() == Some(false) || self.nodes[child as usize].wins() == Some(false)
+                })
+            });
+            if children_done {
+                let costs_of = needed.map(|edge| edge.child.map_or(0, |c| costs[c as usize]));
+                costs[id as usize] = if node.wins() == Some(true) {
+                    costs_of.min().unwrap_or(u64::MAX)
+                } else {
+                    costs_of.fold(0, u64::saturating_add)
+                };
+                done[id as usize] = true;
+                continue;
+            }
+            stack.push((id, true));
+            for child in needed.filter_map(|edge| edge.child) {
+                if !done[child as usize] {
+                    stack.push((child, false));
+                }
+            }
+        }
+        costs
+    }
+
     /// What the top proof does at `position` (reached by the winner's strategy):
-    /// a solved leaf is given (a part proves it); an expanded node plays a move into
-    /// a lost child (or one that ends the game), or lets the loser reply.
-    pub fn top_node(&self, position: &Position, winner: Color) -> Option<TopNode> {
+    /// a solved leaf is given (a part proves it); an expanded node plays a move that
+    /// ends the game or, of its moves into a lost child, the one of least cost in
+    /// `costs` (see [`Dag::proving_costs`]; the first of equals), or lets the loser
+    /// reply.
+    pub fn top_node(&self, position: &Position, winner: Color, costs: &[u64]) -> Option<TopNode> {
         let id = self.find(position)?;
         let node = &self.nodes[id as usize];
         node.is_solved().then_some(())?;
@@ -362,11 +411,13 @@ impl Dag {
         }
         steps
             .into_iter()
-            .find(|&step| {
-                self.find(&position.play_step(step))
-                    .is_some_and(|child| self.nodes[child as usize].wins() == Some(false))
+            .filter_map(|step| {
+                let child = self.find(&position.play_step(step))?;
+                (self.nodes[child as usize].wins() == Some(false))
+                    .then(|| (costs[child as usize], step))
             })
-            .map(TopNode::Move)
+            .min_by_key(|&(cost, _)| cost)
+            .map(|(_, step)| TopNode::Move(step))
     }
 
     /// Sets leaves' numbers, solved or not, and recomputes every node above them
@@ -431,5 +482,55 @@ impl Dag {
             }
         }
         Dag { nodes, index }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A root that wins by either of its first two children: the first a lost
+    /// leaf, the second lost because its every child (leaves) is won.
+    fn two_ways() -> (Dag, u32, u32, Vec<u32>) {
+        let mut dag = Dag::new(Position::start("4x5".parse().unwrap()));
+        let children = dag.expand(0, |_, _| (Pn::ONE, Pn::ONE));
+        let (first, second) = (children[0], children[1]);
+        let grandchildren = dag.expand(second, |_, _| WON);
+        dag.set_leaves(&[(first, LOST)]);
+        assert_eq!(dag.root().wins(), Some(true));
+        (dag, first, second, grandchildren)
+    }
+
+    fn root_move(dag: &Dag, unproven: &[u32]) -> Option<u32> {
+        let root = dag.root().position;
+        let costs = dag.proving_costs(unproven);
+        match dag.top_node(&root, root.to_move(), &costs)? {
+            TopNode::Move(step) => dag.find(&root.play_step(step)),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn the_top_takes_the_move_whose_proof_needs_fewest_unproven_leaves() {
+        let (dag, first, second, grandchildren) = two_ways();
+        // Nothing to prove: the first of equals.
+        assert_eq!(dag.proving_costs(&[])[0], 0);
+        assert_eq!(root_move(&dag, &[]), Some(first));
+        // The first child unproven: the second needs nothing.
+        let costs = dag.proving_costs(&[first]);
+        assert_eq!(
+            (costs[0], costs[first as usize], costs[second as usize]),
+            (0, 1, 0)
+        );
+        assert_eq!(root_move(&dag, &[first]), Some(second));
+        // Two of the second's children unproven: the loser's replies add up.
+        let mut unproven = vec![first, grandchildren[0], grandchildren[1]];
+        unproven.sort_unstable();
+        let costs = dag.proving_costs(&unproven);
+        assert_eq!((costs[0], costs[second as usize]), (1, 2));
+        assert_eq!(root_move(&dag, &unproven), Some(first));
+        // Open nodes have no cost.
+        let open = dag.nodes.iter().position(|node| !node.is_solved()).unwrap();
+        assert_eq!(costs[open], u64::MAX);
     }
 }

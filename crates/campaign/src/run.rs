@@ -551,7 +551,11 @@ impl Campaign {
         }
         let mover = self.root.to_move();
         let winner = if wins { mover } else { mover.opponent() };
-        let given: HashSet<Key> = top_of(&self.root, winner, dag)?.1.into_iter().collect();
+        let unproven = &self.checkpoint.unproven;
+        let given: HashSet<Key> = top_of(&self.root, winner, dag, unproven)?
+            .1
+            .into_iter()
+            .collect();
         let (mut changes, mut settled, mut to_prove) = (Vec::new(), Vec::new(), Vec::new());
         for &id in &self.checkpoint.unproven {
             let node = &dag.nodes[id as usize];
@@ -1069,7 +1073,8 @@ impl Campaign {
             .ok_or_else(|| CampaignError::Internal("settling an unsolved root".into()))?;
         let mover = self.root.to_move();
         let winner = if wins { mover } else { mover.opponent() };
-        let written = write_certificate(&self.dir, &self.root, winner, dag, &self.store)?;
+        let unproven = &self.checkpoint.unproven;
+        let written = write_certificate(&self.dir, &self.root, winner, dag, unproven, &self.store)?;
         let root_moves: Vec<(Step, Option<bool>)> = self
             .root
             .steps()

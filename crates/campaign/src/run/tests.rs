@@ -297,14 +297,8 @@ fn restored_snapshots_prove_their_solved_leaves_again() {
 #[test]
 fn a_restored_solved_root_proves_its_givens_again() {
     use crate::certificate::unproven_given;
-    use crate::snapshot::{restore, Snapshot};
 
-    let dir = scratch("solved-5x5");
-    solve_5x5_and_verify(&dir);
-
-    let restored_dir = scratch("solved-5x5-restored");
-    let restored =
-        restore(Snapshot::of(&dir).expect("a snapshot"), &restored_dir).expect("restores");
+    let (restored_dir, restored) = solved_5x5_restored("solved-5x5");
     assert_eq!(restored.dag.root().wins(), Some(false));
     let kept = restored.unproven.len();
     let to_prove = unproven_given(&restored)
@@ -345,16 +339,24 @@ fn a_restored_solved_root_proves_its_givens_again() {
     assert_eq!(unproven_given(&done).unwrap(), Some(0));
 }
 
+/// A 5x5 campaign solved in `name`, then restored from its snapshot into
+/// `name-restored`: that directory and its checkpoint.
+fn solved_5x5_restored(name: &str) -> (PathBuf, Checkpoint) {
+    use crate::snapshot::{restore, Snapshot};
+
+    let dir = scratch(name);
+    solve_5x5_and_verify(&dir);
+    let restored_dir = scratch(&format!("{name}-restored"));
+    let snapshot = Snapshot::of(&dir).expect("a snapshot");
+    let restored = restore(snapshot, &restored_dir).expect("restores");
+    (restored_dir, restored)
+}
+
 /// Queued leaves too hard for a proving job's budget come back open: the DAG
 /// searches them again, and the certificate still holds.
 #[test]
 fn queued_leaves_too_hard_for_one_job_are_searched_again() {
-    use crate::snapshot::{restore, Snapshot};
-
-    let dir = scratch("hard-5x5");
-    solve_5x5_and_verify(&dir);
-    let restored_dir = scratch("hard-5x5-restored");
-    restore(Snapshot::of(&dir).expect("a snapshot"), &restored_dir).expect("restores");
+    let (restored_dir, _) = solved_5x5_restored("hard-5x5");
     let start = Position::start("5x5".parse().unwrap());
     let mut campaign = Campaign::open(&restored_dir, &spec(&start, 5_000)).expect("opens");
     let tight = RunOptions {
@@ -413,10 +415,10 @@ fn deferred_proofs_are_written_once_the_root_needs_them() {
         ..options(2)
     };
     let mut campaign = Campaign::open(&dir, &spec(&start, 5_000)).expect("opens");
-    let (outcome, last) = run_with_figures(&mut campaign, &deferring(Some(60)));
+    let (outcome, last) = run_with_figures(&mut campaign, &deferring(Some(150)));
     assert!(matches!(outcome, RunOutcome::Stopped(_)), "{outcome:?}");
     let last = last.expect("figures");
-    assert!(last.run_deferred > 0, "60 jobs settled no leaf");
+    assert!(last.run_deferred > 0, "150 jobs settled no leaf");
     assert_eq!((last.stored, last.run_proof_nodes), (0, 0));
     assert_eq!(last.unproven as u64, last.run_deferred);
     drop(campaign);
