@@ -42,7 +42,11 @@ def test_threads_share_a_tablebase(tmp_path):
     positions = [bt.Position("3x5")]
     for move in positions[0].legal_moves():
         positions.append(positions[0].play(move))
-    with bt.Tablebase(tmp_path / "store", threads=2, move_time=60) as tablebase:
+    # A thread for each position, so that none waits in the queue: a solve that
+    # others wait behind yields its thread after a second (the pool's fairness),
+    # and on a loaded machine that left positions unknown.
+    threads = len(positions)
+    with bt.Tablebase(tmp_path / "store", threads=threads, tt_mb=64, move_time=60) as tablebase:
         expected = {p: bt.solve(p, length=True, threads=1) for p in positions}
         found = {}
 
