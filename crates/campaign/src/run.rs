@@ -963,14 +963,27 @@ impl Campaign {
         }
         let root = self.checkpoint.dag.root();
         let nodes = before.1 + run.nodes;
-        history.push(Sample {
-            seconds,
-            nodes,
-            phi: root.phi,
-            delta: root.delta,
-        });
+        let still = |sample: &Sample| (sample.phi, sample.delta) == (root.phi, root.delta);
+        let at = history.len().saturating_sub(2);
+        if root.is_solved() && history.len() >= 2 && history[at..].iter().all(still) {
+            // A solved root's numbers hold still while its givens are proven (hours
+            // of samples): the first and the latest of them say it all.
+            let last = history.last_mut().expect("two samples");
+            (last.seconds, last.nodes) = (seconds, nodes);
+        } else {
+            history.push(Sample {
+                seconds,
+                nodes,
+                phi: root.phi,
+                delta: root.delta,
+            });
+        }
         // A long campaign keeps every other sample once there are many, and every
-        // sample of a solved root (see `root_was_solved`).
+        // sample of a solved root (see `root_was_solved`) but those in the middle
+        // of a stretch of the same numbers (written before the above).
+        if history.len() > 4000 {
+            drop_still_solved(history);
+        }
         thin(history, 4000, |sample| {
             sample.phi == Pn::ZERO || sample.delta == Pn::ZERO
         });
@@ -1130,6 +1143,24 @@ fn thin<T>(samples: &mut Vec<T>, most: usize, keep: impl Fn(&T) -> bool) {
             i % 2 == 1 || keep(sample)
         });
     }
+}
+
+/// Drops the solved root's samples whose neighbours both have its numbers.
+fn drop_still_solved(history: &mut Vec<Sample>) {
+    let same = |a: &Sample, b: &Sample| (a.phi, a.delta) == (b.phi, b.delta);
+    let keep: Vec<bool> = (0..history.len())
+        .map(|i| {
+            let sample = &history[i];
+            let solved = sample.phi == Pn::ZERO || sample.delta == Pn::ZERO;
+            let inside = i > 0
+                && i + 1 < history.len()
+                && same(&history[i - 1], sample)
+                && same(sample, &history[i + 1]);
+            !(solved && inside)
+        })
+        .collect();
+    let mut keep = keep.into_iter();
+    history.retain(|_| keep.next().unwrap_or(true));
 }
 
 /// A job's numbers for an open position: never a zero, which would read as solved.

@@ -1089,6 +1089,21 @@ fn campaign_snapshot_and_restore() {
     let verified = run(&["verify", r]);
     assert!(verified.status.success(), "{}", stderr(&verified));
     assert!(stdout(&verified).contains("the proof holds"));
+    // Restored once more, the solved root's givens have lost their proofs: the
+    // campaign is open until they are proven again.
+    let again = dir.join("again.snapshot");
+    let a = again.to_str().unwrap();
+    assert!(run(&["campaign", "snapshot", r, a]).status.success());
+    let reproving = dir.join("reproving");
+    let rp = reproving.to_str().unwrap();
+    assert!(run(&["campaign", "restore", a, rp]).status.success());
+    let status_of = |path| -> serde_json::Value {
+        serde_json::from_str(&stdout(&run(&["campaign", "status", path, "--json"]))).unwrap()
+    };
+    assert_eq!(status_of(r)["status"], "solved");
+    let reopened = status_of(rp);
+    assert_eq!(reopened["status"], "unknown", "{reopened}");
+    assert!(reopened["dag"]["unproven_given"].as_u64().unwrap() > 0);
 
     // Only into a new or empty directory; a file that is no snapshot, or none;
     // a directory that holds no campaign.

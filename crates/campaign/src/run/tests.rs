@@ -319,6 +319,20 @@ fn a_restored_solved_root_proves_its_givens_again() {
     let stopped = stopped.expect("figures");
     assert!(stopped.run_queued > 0, "{stopped:?}");
     assert_eq!(campaign.checkpoint().dag.root().wins(), Some(false));
+    // While the givens are proven the root's numbers hold still: no sample
+    // between two of the same.
+    let history = &campaign.checkpoint().history;
+    let numbers = |s: &crate::Sample| (s.phi, s.delta);
+    assert!(
+        history
+            .windows(3)
+            .all(|w| !(w[1].phi == breakthrough_solver::Pn::ZERO
+                || w[1].delta == breakthrough_solver::Pn::ZERO)
+                || numbers(&w[0]) != numbers(&w[1])
+                || numbers(&w[1]) != numbers(&w[2])),
+        "{} samples",
+        history.len()
+    );
     drop(campaign);
     let read = Checkpoint::read(&restored_dir, start.board())
         .unwrap()

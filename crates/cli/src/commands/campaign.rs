@@ -563,12 +563,14 @@ fn status_json(spec: &Spec, checkpoint: &Checkpoint) -> CampaignStatus {
     let (seconds, nodes, jobs) = checkpoint.totals();
     let root = checkpoint.dag.root();
     let (leaves, in_flight, expanded, solved) = checkpoint.dag.counts();
+    let to_prove = unproven_given(checkpoint);
     CampaignStatus {
         board: spec.board.clone(),
         position: spec.position.clone(),
+        // A root whose proof still takes unproven leaves as given has no proof yet.
         status: match root.wins() {
-            Some(_) => Status::Solved,
-            None => Status::Unknown,
+            Some(_) if to_prove.is_none_or(|n| n == 0) => Status::Solved,
+            _ => Status::Unknown,
         },
         runs: runs(checkpoint),
         restores: checkpoint
@@ -591,7 +593,7 @@ fn status_json(spec: &Spec, checkpoint: &Checkpoint) -> CampaignStatus {
             leaves: leaves as u64,
             solved: solved as u64,
             unproven: checkpoint.unproven.len() as u64,
-            unproven_given: unproven_given(checkpoint),
+            unproven_given: to_prove,
             bytes: checkpoint.dag.memory_bytes() as u64,
         },
         root_proof: proof_number(root.phi),
