@@ -980,7 +980,8 @@ impl Campaign {
         }
         // A long campaign keeps every other sample once there are many, and every
         // sample of a solved root (see `root_was_solved`) but those in the middle
-        // of a stretch of the same numbers (written before the above).
+        // of a stretch of the same numbers, which histories written before the
+        // rule above still hold.
         if history.len() > 4000 {
             drop_still_solved(history);
         }
