@@ -83,6 +83,6 @@ fn before(published: &[Published], board: &str) -> String {
         .iter()
         .find(|p| p.board == board)
         .map_or("**new**".to_string(), |p| {
-            format!("{} player ({} {})", p.winner, p.authors, p.year)
+            format!("{} player ({})", p.winner, p.citation())
         })
 }

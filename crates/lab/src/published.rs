@@ -47,10 +47,9 @@ pub fn beside_published(
     for p in published {
         let board = p.board.as_str();
         let theirs = format!(
-            "| {board} | {} | {} {} | {} | {} | {} |",
+            "| {board} | {} | {} | {} | {} | {} |",
             p.winner,
-            p.authors,
-            p.year,
+            p.citation(),
             or_dash(p.seconds),
             or_dash(p.cores),
             p.memory_gb.map_or("-".to_string(), |gb| format!("{gb} GB")),
@@ -96,11 +95,11 @@ pub fn published_list(published: &[Published], text: &mut String) -> anyhow::Res
     for p in published {
         writeln!(
             text,
-            "- {}: {} player wins. {}, {}: {}. Method: {}.{}{}",
+            "- {}: {} player wins. {}{}: {}. Method: {}.{}{}",
             p.board,
             p.winner,
             p.authors,
-            p.year,
+            p.year.map_or(String::new(), |year| format!(", {year}")),
             p.venue,
             p.method,
             match (p.seconds, p.cores) {

@@ -215,7 +215,7 @@ fn results_table(
             .iter()
             .find(|p| p.board == solved.board)
             .map_or("**new**".to_string(), |p| {
-                format!("{} ({} {})", p.winner, p.authors, p.year)
+                format!("{} ({})", p.winner, p.citation())
             });
         writeln!(
             text,

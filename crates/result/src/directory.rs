@@ -52,7 +52,9 @@ pub struct Published {
     /// "first" or "second" (player).
     pub winner: String,
     pub authors: String,
-    pub year: u32,
+    /// None where the year is not known (6x6's thesis).
+    #[serde(default)]
+    pub year: Option<u32>,
     pub venue: String,
     pub method: String,
     /// What the authors report of their solve's cost.
@@ -67,6 +69,16 @@ pub struct Published {
     /// Their opening moves under perfect play.
     #[serde(default)]
     pub opening: Option<String>,
+}
+
+impl Published {
+    /// Who published it, and when where known: "Saffidine, Jouandeau, Cazenave 2011".
+    pub fn citation(&self) -> String {
+        match self.year {
+            Some(year) => format!("{} {year}", self.authors),
+            None => self.authors.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Deserialize)]
