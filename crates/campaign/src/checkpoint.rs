@@ -136,6 +136,13 @@ pub struct Sample {
     pub delta: Pn,
 }
 
+impl Sample {
+    /// Whether the root was solved at this moment: one of its numbers is zero.
+    pub fn is_solved(&self) -> bool {
+        self.phi == Pn::ZERO || self.delta == Pn::ZERO
+    }
+}
+
 /// What the DAG had settled at a moment of the campaign (time and nodes over all
 /// runs): what moves while the root's numbers do not tell the end.
 #[derive(Clone, Debug, PartialEq)]

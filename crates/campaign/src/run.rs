@@ -944,10 +944,7 @@ impl Campaign {
     /// leaves it needs as given, queued to be proven, and what is left to do is
     /// proving; deferring proofs (`--defer-proofs`) would only leave more of it.
     pub fn root_was_solved(&self) -> bool {
-        self.checkpoint
-            .history
-            .iter()
-            .any(|sample| sample.phi == Pn::ZERO || sample.delta == Pn::ZERO)
+        self.checkpoint.history.iter().any(Sample::is_solved)
     }
 
     /// Notes the root's numbers, about once a second.
@@ -985,9 +982,7 @@ impl Campaign {
         if history.len() > 4000 {
             drop_still_solved(history);
         }
-        thin(history, 4000, |sample| {
-            sample.phi == Pn::ZERO || sample.delta == Pn::ZERO
-        });
+        thin(history, 4000, Sample::is_solved);
         let progress = &self.checkpoint.progress;
         if root.is_solved()
             || progress
@@ -1134,14 +1129,19 @@ pub const PROOF_GRACE: Duration = Duration::from_secs(30);
 /// search this many times a job's nodes.
 const PROVING_BUDGET: u64 = 50;
 
-/// Keeps every other sample of `samples`, and those `keep` says, once there are
-/// more than `most`.
+/// Keeps every other sample of `samples` that `keep` does not protect, once those
+/// number more than `most`. Counting only the unprotected ones matters: many
+/// protected samples would otherwise halve the rest again at every call, until
+/// only the first of them is left.
 fn thin<T>(samples: &mut Vec<T>, most: usize, keep: impl Fn(&T) -> bool) {
-    if samples.len() > most {
-        let mut i = 0;
+    if samples.iter().filter(|sample| !keep(sample)).count() > most {
+        let mut open = 0;
         samples.retain(|sample| {
-            i += 1;
-            i % 2 == 1 || keep(sample)
+            if keep(sample) {
+                return true;
+            }
+            open += 1;
+            open % 2 == 1
         });
     }
 }
@@ -1152,12 +1152,11 @@ fn drop_still_solved(history: &mut Vec<Sample>) {
     let keep: Vec<bool> = (0..history.len())
         .map(|i| {
             let sample = &history[i];
-            let solved = sample.phi == Pn::ZERO || sample.delta == Pn::ZERO;
             let inside = i > 0
                 && i + 1 < history.len()
                 && same(&history[i - 1], sample)
                 && same(sample, &history[i + 1]);
-            !(solved && inside)
+            !(sample.is_solved() && inside)
         })
         .collect();
     let mut keep = keep.into_iter();

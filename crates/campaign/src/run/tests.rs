@@ -551,3 +551,28 @@ fn verify_black_wins(dir: &Path) {
     let report = verify_directory(dir).unwrap_or_else(|err| panic!("{err}"));
     assert_eq!(report.winner, Color::Black);
 }
+
+/// Many protected samples (a solved root's, say) never thin the others: the
+/// earliest open samples survive any number of later calls, and the open ones are
+/// halved only once they alone are too many.
+#[test]
+fn protected_samples_do_not_thin_the_open_ones() {
+    use super::thin;
+    let protected = |sample: &i64| *sample < 0;
+    let mut samples: Vec<i64> = (0..100).collect();
+    samples.extend(std::iter::repeat_n(-1, 5000));
+    for next in 100..150 {
+        samples.push(next);
+        thin(&mut samples, 4000, protected);
+    }
+    let open: Vec<i64> = samples.iter().copied().filter(|&s| s >= 0).collect();
+    assert_eq!(open, (0..150).collect::<Vec<_>>());
+    assert_eq!(samples.len(), 5150);
+
+    let mut samples: Vec<i64> = (0..4001).collect();
+    samples.insert(1, -1);
+    thin(&mut samples, 4000, protected);
+    let open: Vec<i64> = samples.iter().copied().filter(|&s| s >= 0).collect();
+    assert_eq!(open, (0..4001).step_by(2).collect::<Vec<_>>());
+    assert_eq!(samples[1], -1);
+}
