@@ -9,7 +9,7 @@ use breakthrough_cli::text::{human, thousands};
 use breakthrough_result::{CampaignStatus, ProofSummary, SolveResult, Status};
 
 use crate::lengths::length_of;
-use crate::published::{cert_kept, decimal};
+use crate::published::{cert_kept, decimal, published_before};
 
 /// The table: winner, exact length, the search's nodes and seconds, the certificate,
 /// and who settled the board before; then the campaigns still under way.
@@ -42,7 +42,7 @@ pub fn headline_table(
             human(result.stats.nodes as f64),
             decimal(Some(result.stats.seconds), 2),
             certificate(dir, solved),
-            before(published, &solved.board),
+            published_before(published, &solved.board, " player"),
         )?;
     }
     for (board, status) in campaigns {
@@ -75,14 +75,4 @@ fn certificate(dir: &Path, solved: &Solved) -> String {
         Some(proof) => format!("{}B (SHA-256 only)", human(proof.bytes() as f64)),
         None => "-".to_string(),
     }
-}
-
-/// Who published the board's solution before, or **new**.
-fn before(published: &[Published], board: &str) -> String {
-    published
-        .iter()
-        .find(|p| p.board == board)
-        .map_or("**new**".to_string(), |p| {
-            format!("{} player ({})", p.winner, p.citation())
-        })
 }

@@ -5,18 +5,61 @@ use std::fmt::Write as _;
 use breakthrough_cli::results::Solved;
 use breakthrough_cli::svg::{plot, svg_start, Frame};
 use breakthrough_engine::{Color, Position};
-use breakthrough_result::LineKind;
+use breakthrough_result::{LineKind, SolveResult};
 
 const CELL: f64 = 12.0;
 const GAP: f64 = 14.0;
 
-/// The SVG of one result: its main line as diagrams, and the course of the solve.
-pub fn picture(solved: &Solved) -> anyhow::Result<String> {
+/// The line a result's picture shows, and what it is.
+pub struct Shown<'a> {
+    pub moves: &'a [String],
+    what: &'static str,
+}
+
+/// The line to show for a result: perfect play, its own or from a separate length
+/// run of the same position; else its own main line of the proof; else its best
+/// first move alone, since a campaign keeps no main line.
+pub fn shown_line<'a>(solved: &'a Solved, separate: Option<&'a SolveResult>) -> Shown<'a> {
+    let result = &solved.result;
+    let line = |run: &'a SolveResult| {
+        run.principal_variation
+            .as_deref()
+            .filter(|moves| !moves.is_empty() && run.position == result.position)
+    };
+    let perfect = |run: &SolveResult| run.principal_variation_kind == Some(LineKind::PerfectPlay);
+    let separate_perfect = separate.filter(|run| perfect(run)).and_then(line);
+    match (line(result), separate_perfect) {
+        (Some(moves), _) if perfect(result) => Shown {
+            moves,
+            what: "plies of perfect play",
+        },
+        (_, Some(moves)) => Shown {
+            moves,
+            what: "plies of perfect play, from the separate length run",
+        },
+        (Some(moves), None) => Shown {
+            moves,
+            what: "plies of the proof's main line, not the fastest win",
+        },
+        (None, None) => Shown {
+            moves: result.best_move.as_slice(),
+            what: if result.best_move.is_some() {
+                "ply: the best first move alone, as a campaign keeps no main line"
+            } else {
+                "plies: a campaign keeps no main line"
+            },
+        },
+    }
+}
+
+/// The SVG of one result: the line `shown_line` picks as diagrams, and the course of
+/// the solve.
+pub fn picture(solved: &Solved, shown: &Shown) -> anyhow::Result<String> {
     let result = &solved.result;
     let board: breakthrough_engine::Board = solved.board.parse()?;
     let mut position = Position::parse_on(board, &result.position)?;
     let mut panels = vec![("start".to_string(), position)];
-    for (ply, mv) in result.principal_variation.iter().flatten().enumerate() {
+    for (ply, mv) in shown.moves.iter().enumerate() {
         let mv = position.parse_move(mv)?;
         position = position.play(mv);
         panels.push((format!("{}. {mv}", ply + 1), position));
@@ -33,15 +76,11 @@ pub fn picture(solved: &Solved) -> anyhow::Result<String> {
     let mut svg = svg_start(width, height)?;
     writeln!(
         svg,
-        r#"<text x="20" y="24" font-size="15">{}: {} ({} plies of {})</text>"#,
+        r#"<text x="20" y="24" font-size="15">{}: {} ({} {})</text>"#,
         solved.board,
         result.verdict,
         panels.len() - 1,
-        if result.principal_variation_kind == Some(LineKind::PerfectPlay) {
-            "perfect play"
-        } else {
-            "the proof's main line, not the fastest win"
-        }
+        shown.what,
     )?;
     for (i, (title, position)) in panels.iter().enumerate() {
         let x0 = 20.0 + (i % per_row) as f64 * panel_w;

@@ -27,6 +27,17 @@ fn or_dash<T: ToString>(value: Option<T>) -> String {
     value.map_or("-".to_string(), |v| v.to_string())
 }
 
+/// Who published `board`'s solution before us, "{winner}{after_winner} (citation)",
+/// or **new** where we know of none.
+pub fn published_before(published: &[Published], board: &str, after_winner: &str) -> String {
+    published
+        .iter()
+        .find(|p| p.board == board)
+        .map_or("**new**".to_string(), |p| {
+            format!("{}{after_winner} ({})", p.winner, p.citation())
+        })
+}
+
 /// Every published solve with its cost beside ours: time, cores, memory, proof.
 pub fn beside_published(
     dir: &Path,
@@ -95,11 +106,10 @@ pub fn published_list(published: &[Published], text: &mut String) -> anyhow::Res
     for p in published {
         writeln!(
             text,
-            "- {}: {} player wins. {}{}: {}. Method: {}.{}{}",
+            "- {}: {} player wins. {}: {}. Method: {}.{}{}",
             p.board,
             p.winner,
-            p.authors,
-            p.year.map_or(String::new(), |year| format!(", {year}")),
+            p.citation(),
             p.venue,
             p.method,
             match (p.seconds, p.cores) {

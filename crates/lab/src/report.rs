@@ -13,7 +13,9 @@ use breakthrough_result::{ProofSummary, SolveResult};
 use clap::Args;
 
 use crate::lengths::{length_not_computed, length_of, length_run};
-use crate::published::{beside_published, cert_kept, decimal, published_list, winning_first_moves};
+use crate::published::{
+    beside_published, cert_kept, decimal, published_before, published_list, winning_first_moves,
+};
 
 /// Write RESULTS/README.md (the table of every solved board, with the published
 /// results beside ours) and RESULTS/<board>.svg (the main line as diagrams and the
@@ -180,8 +182,10 @@ fn write_header(text: &mut String) -> anyhow::Result<()> {
          own found it (`<board>-length.json`, not proven by this certificate, but by\n\
          `<board>-length.cert` where that run's certificate is kept).\n\
          \"Main line\" is the plies of the line shown in\n\
-         the picture: perfect play where the length is known, else the winner's moves of\n\
-         the proof and the loser's longest resistance against them. \"Nodes\" and\n\
+         the picture: perfect play where the length is known (from the separate run\n\
+         where there is one), else the winner's moves of the proof and the loser's\n\
+         longest resistance against them, else the best first move alone (a campaign\n\
+         keeps no main line). \"Nodes\" and\n\
          \"seconds\" are the search for the winner; \"wall seconds\" is the whole run\n\
          (with the exact length, every first move where asked, and the certificate).\n\
          A certificate over 50 MiB is not kept here (\"not kept\"): `solve-results.sh`\n\
@@ -210,13 +214,9 @@ fn results_table(
         let result = &solved.result;
         let stats = &result.stats;
         let winner = result.winner.map_or("unknown", |side| side.name());
-        let line = result.principal_variation.as_ref().map_or(0, Vec::len);
-        let published_here = published
-            .iter()
-            .find(|p| p.board == solved.board)
-            .map_or("**new**".to_string(), |p| {
-                format!("{} ({})", p.winner, p.citation())
-            });
+        let shown = crate::picture::shown_line(solved, separate.as_ref());
+        let line = shown.moves.len();
+        let published_here = published_before(published, &solved.board, "");
         writeln!(
             text,
             "| [{board}]({board}.svg) | {} player ({winner}) | {} | {} | {line} | {} | {} | {} | {} | {}{} | {published_here} | {} |",
@@ -232,7 +232,7 @@ fn results_table(
             result.machine,
             board = solved.board,
         )?;
-        let svg = crate::picture::picture(solved)
+        let svg = crate::picture::picture(solved, &shown)
             .with_context(|| format!("{}: bad result", solved.board))?;
         let path = dir.join(format!("{}.svg", solved.board));
         std::fs::write(&path, svg).with_context(|| format!("cannot write {}", path.display()))?;

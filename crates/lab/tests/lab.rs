@@ -94,7 +94,7 @@ fn report_from_a_results_directory() {
         "{readme}"
     );
     assert!(
-        readme.contains("- 3x6: second player wins. A, 2000"),
+        readme.contains("- 3x6: second player wins. A 2000: V."),
         "{readme}"
     );
     assert!(
@@ -394,6 +394,19 @@ fn report_reads_the_committed_results() {
     );
     assert!(readme.contains("## Parallel scaling"), "{readme}");
     assert!(readme.contains("## Campaigns"), "{readme}");
+    // Each picture shows the best line there is: a result's own perfect play, a
+    // separate length run's, a proof's main line, or a campaign's first move alone.
+    for (board, title) in [
+        ("3x6", "(23 plies of perfect play)"),
+        (
+            "5x6",
+            "(37 plies of perfect play, from the separate length run)",
+        ),
+        ("6x6", "(1 ply: the best first move alone"),
+    ] {
+        let svg = std::fs::read_to_string(dir.join(format!("{board}.svg"))).unwrap();
+        assert!(svg.contains(title), "{board}: {svg}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
