@@ -159,6 +159,13 @@ pub struct Progress {
     pub depths: Vec<(u64, u64)>,
 }
 
+impl Progress {
+    /// Whether the root was solved at this moment: depth 0 has a solved position.
+    pub fn root_solved(&self) -> bool {
+        self.depths.first().is_some_and(|&(_, solved)| solved > 0)
+    }
+}
+
 /// The depths a progress sample keeps: the root and 8 plies below it.
 pub const PROGRESS_DEPTHS: usize = 9;
 

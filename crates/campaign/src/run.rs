@@ -983,8 +983,12 @@ impl Campaign {
             drop_still_solved(history);
         }
         thin(history, 4000, Sample::is_solved);
+        // The root's solve is noted at once; after it, as before it, a sample every
+        // PROGRESS_PERIOD. A sample at every call while the givens are proven
+        // (thousands a run) would thin the course before the solve to nothing.
         let progress = &self.checkpoint.progress;
-        if root.is_solved()
+        let just_solved = root.is_solved() && !progress.last().is_some_and(Progress::root_solved);
+        if just_solved
             || progress
                 .last()
                 .is_none_or(|last| seconds - last.seconds >= PROGRESS_PERIOD)

@@ -91,10 +91,10 @@ fn replays(dir: &Path) -> anyhow::Result<Vec<Replay>> {
         if status.status != Status::Solved || course.len() < 2 {
             continue;
         }
+        let Some(end_share) = end_share(&course) else {
+            continue;
+        };
         let points = points(&course);
-        // The last sample is the solved root's: the share just before it is what
-        // a projection can aim at.
-        let end_share = points[points.len() - 2].1;
         found.push(Replay {
             board: board.to_string(),
             points,
@@ -104,6 +104,16 @@ fn replays(dir: &Path) -> anyhow::Result<Vec<Replay>> {
     }
     found.sort_by(|a, b| a.board.cmp(&b.board));
     Ok(found)
+}
+
+/// The measure just before the root's solve, what a projection can aim at: the
+/// samples from the solve on are the solved root's.
+fn end_share(course: &[ProgressSample]) -> Option<f64> {
+    course
+        .iter()
+        .rev()
+        .find(|sample| sample.solved.first().is_none_or(|&root| root == 0))
+        .map(measure)
 }
 
 /// The median of `values` (not empty).
@@ -347,5 +357,22 @@ mod tests {
             solved: vec![1, 1, 4],
         };
         assert!((measure(&sample) - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_end_share_is_the_last_before_the_solve() {
+        let sample = |root: u64, solved: u64| ProgressSample {
+            seconds: 1.0,
+            nodes: 10,
+            stored: 0,
+            first_won: 0,
+            first_lost: 0,
+            positions: vec![1, 10],
+            solved: vec![root, solved],
+        };
+        let course = [sample(0, 1), sample(0, 2), sample(1, 4), sample(1, 5)];
+        assert_eq!(end_share(&course), Some(0.2));
+        assert_eq!(end_share(&course[..2]), Some(0.2));
+        assert_eq!(end_share(&course[2..]), None);
     }
 }

@@ -324,12 +324,9 @@ fn a_restored_solved_root_proves_its_givens_again() {
     let history = &campaign.checkpoint().history;
     let numbers = |s: &crate::Sample| (s.phi, s.delta);
     assert!(
-        history
-            .windows(3)
-            .all(|w| !(w[1].phi == breakthrough_solver::Pn::ZERO
-                || w[1].delta == breakthrough_solver::Pn::ZERO)
-                || numbers(&w[0]) != numbers(&w[1])
-                || numbers(&w[1]) != numbers(&w[2])),
+        history.windows(3).all(|w| !w[1].is_solved()
+            || numbers(&w[0]) != numbers(&w[1])
+            || numbers(&w[1]) != numbers(&w[2])),
         "{} samples",
         history.len()
     );
@@ -351,6 +348,20 @@ fn a_restored_solved_root_proves_its_givens_again() {
         .unwrap()
         .unwrap();
     assert_eq!(unproven_given(&done).unwrap(), Some(0));
+    // Nor do the progress samples come at every job while the givens are proven:
+    // after the solve's own, one every PROGRESS_PERIOD at most.
+    let solved: Vec<f64> = done
+        .progress
+        .iter()
+        .filter(|p| p.root_solved())
+        .map(|p| p.seconds)
+        .collect();
+    assert!(
+        solved
+            .windows(2)
+            .all(|w| w[1] - w[0] >= super::PROGRESS_PERIOD),
+        "{solved:?}"
+    );
 }
 
 /// A 5x5 campaign solved in `name`, then restored from its snapshot into
