@@ -1138,7 +1138,9 @@ const PROVING_BUDGET: u64 = 50;
 /// protected samples would otherwise halve the rest again at every call, until
 /// only the first of them is left.
 fn thin<T>(samples: &mut Vec<T>, most: usize, keep: impl Fn(&T) -> bool) {
-    if samples.iter().filter(|sample| !keep(sample)).count() > most {
+    // The length first: the count is a pass over every sample, and the master
+    // calls this at each of its turns.
+    if samples.len() > most && samples.iter().filter(|sample| !keep(sample)).count() > most {
         let mut open = 0;
         samples.retain(|sample| {
             if keep(sample) {
